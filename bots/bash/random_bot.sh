@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# A cardcli bot in plain bash: picks one of the offered moves at random.
+# Usage: random_bot.sh [--seed N]
+# With --seed, bash's RANDOM is seeded, so the same seed plays the same moves.
+if [ "${1:-}" = "--seed" ] && [ -n "${2:-}" ]; then
+  RANDOM=$2
+fi
+while IFS= read -r line; do
+  line=${line%$'\r'}
+  read -r -a words <<< "$line"
+  case "${words[0]:-}" in
+    cardcli)
+      printf 'id name bash-random\nready\n' ;;
+    go)
+      # go <kind> <millis> <move> <move> ...
+      moves=("${words[@]:3}")
+      printf 'move %s\n' "${moves[RANDOM % ${#moves[@]}]}" ;;
+    quit)
+      exit 0 ;;
+  esac
+done

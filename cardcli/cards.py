@@ -1,0 +1,112 @@
+"""Cards as immutable values with a text round-trip, and the decks the games use.
+
+A card's text is its rank letter and suit letter, ``"QS"``, ``"TH"``, ``"2C"``: two ASCII
+characters, so it is one whitespace-free token on the wire and a fixed-width field for a
+bash bot. Every card value is interned: :func:`Card.parse` and the deck builders hand out the
+same object for the same card, so engines can compare and hash cards cheaply.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import attrs
+
+from .errors import InvalidMoveError
+
+SUITS = "CDHS"
+"""Suit letters in canonical order: clubs, diamonds, hearts, spades."""
+
+RANKS = "23456789TJQKA"
+"""Rank letters from low to high; ``T`` is the ten."""
+
+SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+RED_SUITS = frozenset("DH")
+
+
+@attrs.frozen(cache_hash=True, repr=False)
+class Card:
+    """One playing card. ``rank`` is 2..14 (ace high); ``suit`` is one of ``SUITS``."""
+
+    rank: int
+    suit: str
+
+    @staticmethod
+    def parse(text: str) -> "Card":
+        """Parse ``"QS"`` (also ``"qs"`` and ``"10S"``); raise InvalidMoveError otherwise."""
+        card = _BY_TEXT.get(text) or _BY_TEXT.get(text.upper().replace("10", "T", 1))
+        if card is None:
+            raise InvalidMoveError(f"not a card: {text!r}")
+        return card
+
+    @property
+    def text(self) -> str:
+        return RANKS[self.rank - 2] + self.suit
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Canonical order: by suit (C, D, H, S), then by rank from low to high."""
+        return (SUITS.index(self.suit), self.rank)
+
+    def symbol(self) -> str:
+        """Human text with a suit symbol, ``Q♠``; the ten is written ``10``."""
+        rank = "10" if self.rank == 10 else RANKS[self.rank - 2]
+        return rank + SUIT_SYMBOLS[self.suit]
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Card({self.text})"
+
+
+_ALL = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, 15))
+_BY_TEXT: dict[str, Card] = {card.text: card for card in _ALL}
+
+
+def card(text: str) -> Card:
+    """Shorthand for :meth:`Card.parse`, handy in tests and scripts."""
+    return Card.parse(text)
+
+
+def cards(texts: str | Iterable[str]) -> tuple[Card, ...]:
+    """Parse space-separated card texts (or an iterable of texts) into a tuple of cards."""
+    items = texts.split() if isinstance(texts, str) else texts
+    return tuple(Card.parse(t) for t in items)
+
+
+def sort_cards(items: Iterable[Card]) -> list[Card]:
+    return sorted(items, key=lambda c: c.sort_key)
+
+
+def french_52() -> tuple[Card, ...]:
+    """The full 52-card French deck in canonical order."""
+    return _ALL
+
+
+def french_40() -> tuple[Card, ...]:
+    """The 40-card deck: the French deck without 8, 9 and 10."""
+    return tuple(c for c in _ALL if c.rank not in (8, 9, 10))
+
+
+def french_24() -> tuple[Card, ...]:
+    """The 24-card deck: nine up to ace in each suit."""
+    return tuple(c for c in _ALL if c.rank >= 9)
+
+
+def render(items: Iterable[Card]) -> str:
+    """Cards with suit symbols, separated by spaces."""
+    return " ".join(c.symbol() for c in items)
+
+
+def render_hand(items: Iterable[Card]) -> str:
+    """A hand grouped by suit, spades first as players usually hold them: ``♠ A Q 3  ♥ K 2``."""
+    by_suit: dict[str, list[Card]] = {s: [] for s in "SHDC"}
+    for c in items:
+        by_suit[c.suit].append(c)
+    groups = []
+    for suit in "SHDC":
+        if by_suit[suit]:
+            ranks = " ".join(c.symbol()[:-1] for c in sorted(by_suit[suit], key=lambda c: -c.rank))
+            groups.append(f"{SUIT_SYMBOLS[suit]} {ranks}")
+    return "  ".join(groups) if groups else "-"

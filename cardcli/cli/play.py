@@ -1,0 +1,87 @@
+"""``cardcli play``: one match between the given seats."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import click
+
+from ..errors import UsageError
+from ..games import registry
+from ..games.dealing import new_seed
+from ..records import append
+from ..referee import POLICIES, Settings, play_match
+from ..report import summary_json, summary_text
+from ..seats.base import Seat
+from ..seats.spec import make_seat
+from .common import json_option, parse_assignments, print_json
+
+
+@click.command("play")
+@click.argument("game")
+@click.option("--seat", "seats", multiple=True, metavar="SPEC",
+              help="A seat, once per seat in seat order: a built-in player (random, first) or a bot's command line. Default: random in every seat.")
+@click.option("--variant", default=None, help="Rule variant (see `cardcli games`).")
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option; repeatable.")
+@click.option("--players", type=int, default=None, help="Number of players when no --seat is given.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Fix every deal; default: a random seed, reported.")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+              help="Append the game record to this file (JSON Lines).")
+@click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
+              help="Seconds a seat has for each move.")
+@click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
+              help="Seconds a bot has to start and finish the handshake.")
+@click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True,
+              help="Seconds a bot has to exit after quit before it is killed.")
+@click.option("--on-fault", type=click.Choice(POLICIES), default="replace", show_default=True,
+              help="replace: the faulty seat forfeits and a random player finishes its moves; abort: stop the match.")
+@click.option("--bot-stderr", type=click.Path(file_okay=False), default=None,
+              help="Save each bot's stderr (first 1 MiB) in this directory as seatN.stderr.")
+@click.option("--keep-info", is_flag=True, help="Keep the bots' info lines in the record.")
+@click.option("-v", "--verbose", is_flag=True, help="Log every protocol line on stderr.")
+@json_option
+def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[str, ...], players: int | None,
+         seed: int | None, record_path: str | None, move_time: float, startup_time: float, quit_grace: float,
+         on_fault: str, bot_stderr: str | None, keep_info: bool, verbose: bool, as_json: bool) -> int:
+    """Play one whole match of GAME and print who won.
+
+    Exit status: 0 when the match completed (even with faults), 1 when the fault policy
+    aborted it, 2 for bad input.
+    """
+    if verbose:
+        logging.basicConfig(level=logging.DEBUG, format="%(name)s %(message)s")
+    if seats and players is not None and players != len(seats):
+        raise UsageError(f"--players {players} but {len(seats)} --seat given")
+    count = len(seats) if seats else players
+    seed = new_seed() if seed is None else seed
+    setup = registry.resolve(game, variant, parse_assignments(options), count, seed)
+    if not seats:
+        seats = ("random",) * setup.num_players
+    if record_path is not None:
+        _check_writable(Path(record_path))
+    stderr_dir = Path(bot_stderr) if bot_stderr else None
+    if stderr_dir is not None:
+        stderr_dir.mkdir(parents=True, exist_ok=True)
+    built: list[Seat] = [make_seat(spec, i, seed, stderr_dir) for i, spec in enumerate(seats)]
+    settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info)
+    result = play_match(setup, built, settings)
+    if record_path is not None:
+        append(Path(record_path), result.record)
+    if as_json:
+        print_json(summary_json(setup, result, record_path))
+    else:
+        click.echo(summary_text(setup, result, record_path))
+    return 0 if result.completed else 1
+
+
+def _check_writable(path: Path) -> None:
+    """Fail before the match, not after it, when the record cannot be written."""
+    if path.is_dir():
+        raise UsageError(f"--record {path}: is a directory")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise UsageError(f"--record {path}: no such directory {parent}")
+    if path.exists() and not os.access(path, os.W_OK) or not path.exists() and not os.access(parent, os.W_OK):
+        raise UsageError(f"--record {path}: not writable")

@@ -1,0 +1,66 @@
+"""``cardcli replay``: a recorded match, deal by deal and trick by trick, for people."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from ..errors import UsageError, VerificationError
+from ..games import registry
+from ..replay import walk
+from .common import load_records, record_select
+
+
+@click.command("replay")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--seat", type=int, default=None, metavar="N", help="Show the match as seat N saw it.")
+@record_select
+def replay(path: str, seat: int | None, select: int | None) -> int:
+    """Print the matches recorded in PATH in readable text.
+
+    Every step is rebuilt through the rules engine, so what is shown is what the rules say
+    happened; a record that does not verify stops with exit status 1 where it differs.
+    """
+    for loaded in load_records(path, select):
+        render(loaded.record, seat, f"{path}:{loaded.line}")
+    return 0
+
+
+def render(record: dict[str, Any], seat: int | None, where: str) -> None:
+    spec = registry.get(str(record.get("game")))
+    names = [s.get("name", "?") for s in record.get("seats", [])]
+    if seat is not None and not 0 <= seat < len(names):
+        raise UsageError(f"--seat {seat}: the match has seats 0 to {len(names) - 1}")
+    assert spec.renderer is not None
+    renderer = spec.renderer(names)
+    view = "all hands shown" if seat is None else f"as seat {seat} saw it"
+    click.echo(f"{spec.title} - variant {record.get('variant')} - seed {record.get('seed')} - {view}")
+    click.echo("seats: " + ", ".join(f"{i}:{n}" for i, n in enumerate(names)))
+    faults = {(f["deal"], f["move"]): f for f in record.get("faults", [])}
+    steps = walk(record, where)
+    try:
+        while True:
+            step = next(steps)
+            fault = faults.get((step.deal, step.move))
+            if fault is not None:
+                click.echo(f"  ! seat {fault['seat']} {fault['kind']}: {fault['detail']}")
+            for event in step.events:
+                if seat is None or event.visible_to(seat):
+                    for line in renderer.feed(event):
+                        click.echo(line)
+    except StopIteration as stop:
+        replayed = stop.value
+    except VerificationError:
+        raise
+    click.echo("")
+    outcome = replayed.outcome
+    if outcome is None:
+        click.echo("aborted: no result")
+        return
+    who = lambda seats: ", ".join(f"{s}:{names[s]}" for s in seats) or "-"  # noqa: E731
+    click.echo("final: " + "  ".join(f"{s}:{names[s]} {v}" for s, v in enumerate(outcome.scores)))
+    click.echo(f"winners: {who(outcome.winners)}   losers: {who(outcome.losers)}"
+               + (f"   draws: {who(outcome.draws)}" if outcome.draws else ""))
+    if outcome.forfeits:
+        click.echo(f"forfeits: {who(outcome.forfeits)}")

@@ -1,0 +1,1 @@
+"""Pure rules engines, one module per game, and the registry that names them."""

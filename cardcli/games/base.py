@@ -1,0 +1,150 @@
+"""What every game engine offers the referee, the records and the CLI.
+
+A game is a pure state machine over a whole match (all its deals), in the spirit of
+OpenSpiel's ``State``: whose decision it is (several seats at once for a simultaneous
+decision), the legal moves of each as canonical text tokens, applying a move (refused with a
+typed error, never half-applied), events with their audience, per-deal scores and the final
+outcome. Chance is explicit: when :meth:`MatchState.needs_deal` is true the caller supplies the
+shuffled deck, so the rules never touch a random generator and a record is just
+"game + options + seed + moves".
+
+States are mutable objects rather than frozen values: a match applies hundreds of moves and
+copying a state per move would cost more than the rules themselves. Everything that crosses a
+layer boundary (events, decisions, scores, outcomes, options) is a frozen value.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol, Sequence
+
+import attrs
+
+from ..cards import Card
+
+
+@attrs.frozen
+class Event:
+    """Something that happened, and who may know it.
+
+    ``audience`` is None for a public event, else the seats that may see it. ``kind`` and
+    ``args`` are the wire line (``play 2 QS``), so the referee routes events without knowing
+    any game.
+    """
+
+    kind: str
+    args: tuple[str, ...] = ()
+    audience: frozenset[int] | None = None
+
+    def visible_to(self, seat: int) -> bool:
+        return self.audience is None or seat in self.audience
+
+    def line(self) -> str:
+        return " ".join((self.kind, *self.args))
+
+
+@attrs.frozen
+class Decision:
+    """An open decision: ``seat`` must choose one of ``moves`` for a ``kind`` of decision."""
+
+    seat: int
+    kind: str
+    moves: tuple[str, ...]
+
+
+@attrs.frozen
+class DealScore:
+    """One finished deal: points scored in it, running totals after it, and notes (cappotto...)."""
+
+    number: int
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    notes: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Outcome:
+    """The end of a match: final scores and who won, lost or drew (seat numbers)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+    draws: tuple[int, ...] = ()
+    forfeits: tuple[int, ...] = ()
+    lower_is_better: bool = False
+
+    def standing(self, seat: int) -> str:
+        if seat in self.winners:
+            return "win"
+        if seat in self.losers:
+            return "lose"
+        return "draw"
+
+
+class MatchState(Protocol):
+    """The live state of one match. Implemented once per game."""
+
+    num_players: int
+    dealer: int
+    """The dealer of the current (or next) deal."""
+
+    def needs_deal(self) -> bool:
+        """True when the next step is chance: the caller must call :meth:`deal`."""
+
+    def deal(self, deck: Sequence[Card]) -> list[Event]:
+        """Start the next deal from a shuffled deck."""
+
+    def decisions(self) -> tuple[Decision, ...]:
+        """The decisions open now: one seat, or several for a simultaneous decision."""
+
+    def apply(self, seat: int, move: str) -> list[Event]:
+        """Apply ``move`` for ``seat``; raise IllegalMoveError/InvalidMoveError and change nothing."""
+
+    def is_over(self) -> bool: ...
+
+    @property
+    def deal_number(self) -> int:
+        """How many deals have started (1 during the first deal)."""
+
+    @property
+    def deal_scores(self) -> tuple[DealScore, ...]: ...
+
+    @property
+    def dealt_hands(self) -> tuple[tuple[Card, ...], ...]:
+        """The hands of the current (or last) deal as dealt, before any pass."""
+
+    def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
+        """The result; forfeited seats rank last whatever their score."""
+
+
+@attrs.frozen
+class Variant:
+    name: str
+    description: str
+    defaults: Any = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class GameSpec:
+    """A registered game: its names, player counts, variants and option class, and a factory."""
+
+    name: str
+    title: str
+    summary: str
+    player_counts: tuple[int, ...]
+    variants: tuple[Variant, ...]
+    options_class: type
+    deck: Callable[[], tuple[Card, ...]]
+    new_match: Callable[[Any, int, int], MatchState]
+    """``new_match(options, num_players, first_dealer)``."""
+    first_dealer: Callable[[Any, int, int], int]
+    """``first_dealer(options, num_players, drawn)``: the options may fix the first dealer;
+    ``drawn`` is the seat drawn at random from the seed."""
+    renderer: Callable[[Sequence[str]], Any] | None = None
+    """``renderer(names)`` gives an object whose ``feed(event)`` returns lines for people."""
+
+    @property
+    def default_variant(self) -> Variant:
+        return self.variants[0]
+
+    def variant(self, name: str) -> Variant | None:
+        return next((v for v in self.variants if v.name == name), None)

@@ -1,0 +1,62 @@
+"""Peppa's events as text for people: the replay and the match summary read this."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..cards import Card, render, render_hand
+from .base import Event
+
+
+class PeppaRenderer:
+    """Turns a stream of Peppa events into readable lines, one trick a line."""
+
+    def __init__(self, names: Sequence[str]):
+        self.names = list(names)
+        self.trick: list[str] = []
+        self.trick_number = 0
+
+    def who(self, seat: str | int) -> str:
+        seat = int(seat)
+        return f"{seat}:{self.names[seat]}"
+
+    def feed(self, event: Event) -> list[str]:
+        a = event.args
+        kind = event.kind
+        if kind == "deal":
+            return ["", f"Deal {a[0]} - dealer {self.who(a[1])}"]
+        if kind == "hand":
+            seat = next(iter(event.audience or ()), None)
+            return [f"  hand of {self.who(seat)}: {render_hand(_cards(a))}"] if seat is not None else []
+        if kind == "passing":
+            return [f"  passing: {a[0]}"] if a[0] != "hold" else ["  no pass this deal"]
+        if kind == "passed":
+            seat = next(iter(event.audience or ()), None)
+            return [f"  {self.who(seat)} passes {render(_cards(a[1:]))} to {self.who(a[0])}"] if seat is not None else []
+        if kind == "received":
+            seat = next(iter(event.audience or ()), None)
+            return [f"  {self.who(seat)} receives {render(_cards(a[1:]))} from {self.who(a[0])}"] if seat is not None else []
+        if kind == "trick":
+            self.trick, self.trick_number = [], int(a[0])
+            return []
+        if kind == "play":
+            self.trick.append(f"{a[0]} {Card.parse(a[1]).symbol()}")
+            return []
+        if kind == "taken":
+            plays = ", ".join(self.trick)
+            return [f"  trick {a[0]:>2}: {plays:<34} -> {self.who(a[1])} takes {a[2]}"]
+        if kind == "cappotto":
+            return [f"  CAPPOTTO by {self.who(a[0])}"]
+        if kind == "score":
+            return ["  points: " + _per_seat(self, a[1:])]
+        if kind == "totals":
+            return ["  totals: " + _per_seat(self, a)]
+        return [f"  {event.line()}"]
+
+
+def _cards(texts: Sequence[str]) -> list[Card]:
+    return [Card.parse(t) for t in texts]
+
+
+def _per_seat(renderer: PeppaRenderer, values: Sequence[str]) -> str:
+    return "  ".join(f"{renderer.who(s)} {v}" for s, v in enumerate(values))

@@ -1,0 +1,69 @@
+"""The registry: every game by name, with its variants, player counts and options.
+
+The CLI, the protocol, the records and the docs read games from here and never repeat a
+game's facts in a table of their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import attrs
+
+from ..errors import UsageError
+from . import options as opt
+from . import peppa
+from .base import GameSpec, MatchState, Variant
+from .dealing import draw_seat
+
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (peppa.SPEC,)}
+
+
+def get(name: str) -> GameSpec:
+    try:
+        return GAMES[name]
+    except KeyError:
+        raise UsageError(f"unknown game {name!r}; games: {', '.join(sorted(GAMES))}") from None
+
+
+@attrs.frozen
+class Setup:
+    """A fully resolved match: game, variant, options, player count and seed.
+
+    Everything needed to reproduce a match's chance; the record stores it and ``verify``
+    rebuilds the match from it.
+    """
+
+    spec: GameSpec
+    variant: Variant
+    options: Any
+    num_players: int
+    seed: int
+
+    @property
+    def first_dealer(self) -> int:
+        return self.spec.first_dealer(self.options, self.num_players, draw_seat(self.seed, self.num_players))
+
+    def new_match(self) -> MatchState:
+        return self.spec.new_match(self.options, self.num_players, self.first_dealer)
+
+
+def resolve(
+    game: str,
+    variant: str | None,
+    given: Mapping[str, Any],
+    num_players: int | None,
+    seed: int,
+) -> Setup:
+    """Check a user's choice of game, variant, options and player count, all at once."""
+    spec = get(game)
+    chosen = spec.variant(variant) if variant else spec.default_variant
+    if chosen is None:
+        names = ", ".join(v.name for v in spec.variants)
+        raise UsageError(f"unknown variant {variant!r} of {game}; variants: {names}")
+    count = spec.player_counts[0] if num_players is None else num_players
+    if count not in spec.player_counts:
+        counts = " or ".join(map(str, spec.player_counts))
+        raise UsageError(f"{game} is played by {counts} players, not {count}")
+    options = opt.build(spec.options_class, chosen.defaults, given)
+    return Setup(spec, chosen, options, count, seed)

@@ -1,0 +1,165 @@
+"""Protocol v1: the lines between the referee and a bot, as pure functions and values.
+
+``protocol/PROTOCOL.md`` is the source of truth; this module implements it and nothing else
+(no I/O). Framing lives here too, in :class:`LineBuffer`, so every transport splits, decodes
+and bounds lines the same way.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import attrs
+
+VERSION = 1
+MAX_BOT_LINE = 8192
+"""Longest line a bot may send, in bytes, newline included. Longer is a ``malformed`` fault."""
+MAX_REFEREE_LINE = 1 << 20
+"""Longest line the referee ever sends, in bytes, newline included."""
+
+
+# -- referee to bot ---------------------------------------------------------------------------
+
+
+def hello() -> str:
+    return f"cardcli {VERSION}"
+
+
+def match_header(
+    game: str,
+    variant: str,
+    num_seats: int,
+    seat: int,
+    options: Iterable[tuple[str, str]],
+    names: Sequence[str],
+    order: str,
+) -> list[str]:
+    """The lines that open a match for one seat, ending with ``begin``."""
+    lines = [f"game {game} {variant} {num_seats} {seat}"]
+    lines += [f"option {name} {value}" for name, value in options]
+    lines += [f"player {i} {one_line(name)}" for i, name in enumerate(names)]
+    lines.append(f"order {order}")
+    lines.append("begin")
+    return lines
+
+
+def go(kind: str, millis: int, moves: Sequence[str]) -> str:
+    return " ".join(("go", kind, str(millis), *moves))
+
+
+def result(standings: Sequence[str]) -> str:
+    return " ".join(("result", *standings))
+
+
+def quit_line() -> str:
+    return "quit"
+
+
+def one_line(text: str) -> str:
+    """Text made safe to end a line: control characters become spaces."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split()) or "-"
+
+
+# -- bot to referee ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class BotLine:
+    """One parsed line from a bot.
+
+    ``kind`` is one of ``id``, ``option``, ``ready``, ``move``, ``info``, ``empty`` or
+    ``unknown``; ``word`` and ``text`` hold its fields (``id name Foo`` gives word ``name`` and
+    text ``Foo``; ``move QS`` gives text ``QS``).
+    """
+
+    kind: str
+    word: str = ""
+    text: str = ""
+
+
+KNOWN = frozenset({"id", "option", "ready", "move", "info"})
+
+
+def parse_bot_line(line: str) -> BotLine:
+    """Parse a line already framed by :class:`LineBuffer` (no newline, valid UTF-8)."""
+    stripped = line.strip()
+    if not stripped:
+        return BotLine("empty")
+    head, _, rest = stripped.partition(" ")
+    rest = rest.strip()
+    if head not in KNOWN:
+        return BotLine("unknown", head, rest)
+    if head == "id":
+        word, _, text = rest.partition(" ")
+        return BotLine("id", word, text.strip())
+    if head == "option":
+        word, _, text = rest.partition(" ")
+        return BotLine("option", word, text.strip())
+    return BotLine(head, "", rest)
+
+
+# -- framing ----------------------------------------------------------------------------------
+
+
+class FramingError(ValueError):
+    """A byte stream that breaks the framing rules: too long a line or invalid UTF-8."""
+
+    def __init__(self, kind: str, detail: str):
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+
+
+class LineBuffer:
+    """Splits a byte stream into lines: ``\\n``-terminated, ``\\r\\n`` accepted, strict UTF-8,
+    at most ``limit`` bytes a line (newline included).
+
+    Memory stays bounded: an over-long line raises as soon as ``limit`` bytes arrive without a
+    newline, however much more is pending.
+    """
+
+    def __init__(self, limit: int = MAX_BOT_LINE):
+        self.limit = limit
+        self._pending = bytearray()
+        self._lines: list[bytes] = []
+
+    def feed(self, data: bytes) -> None:
+        self._pending += data
+        while True:
+            cut = self._pending.find(b"\n")
+            if cut < 0:
+                break
+            if cut + 1 > self.limit:
+                self._overflow()
+            self._lines.append(bytes(self._pending[:cut]))
+            del self._pending[: cut + 1]
+        if len(self._pending) >= self.limit:
+            self._overflow()
+
+    def _overflow(self) -> None:
+        head = bytes(self._pending[:60])
+        self._pending.clear()
+        raise FramingError(
+            "malformed", f"line longer than {self.limit} bytes: {head!r}..."
+        )
+
+    def pop(self) -> str | None:
+        """The next complete line, decoded, without its line end; None when none is complete."""
+        if not self._lines:
+            return None
+        raw = self._lines.pop(0)
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise FramingError("malformed", f"invalid UTF-8: {raw[:60]!r}") from None
+
+    @property
+    def has_lines(self) -> bool:
+        return bool(self._lines)
+
+    @property
+    def partial(self) -> bytes:
+        """Bytes received after the last newline."""
+        return bytes(self._pending)

@@ -1,0 +1,301 @@
+"""The referee: runs one match over a game and its seats, from the first deal to the result.
+
+One linear loop, in the spirit of fastchess's ``Match::playMove``: deal when chance is due,
+otherwise ask the seats whose decision is open (all at once when several are), check every
+answer against the offered moves and the rules before it takes effect, route each event only to
+the seats allowed to see it, and write everything into the record.
+
+Fault policy (``docs/faults.md``): with ``replace`` (the default) a faulty seat forfeits (it
+ranks last whatever its score), its process is ended, and a built-in random player makes its
+remaining moves so the others' match completes; with ``abort`` the match stops at the fault.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import random
+import time
+from typing import Any, Callable, Sequence
+
+import attrs
+
+from . import protocol
+from .errors import MoveError
+from .games import options as opt
+from .games.base import Decision, Event, MatchState, Outcome
+from .games.dealing import shuffled
+from .games.registry import Setup
+from .records import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord, software
+from .seats.base import Answer, FaultKind, Request, Seat, SeatFault, clip
+from .seats.builtin import random_seat
+from .seats.gather import ask_all
+
+POLICIES = ("replace", "abort")
+
+
+@attrs.frozen
+class Settings:
+    move_time: float = 10.0
+    """Seconds a seat has to answer one request."""
+    startup_time: float = 10.0
+    """Seconds a bot has from its start to ``ready``."""
+    quit_grace: float = 2.0
+    """Seconds a bot has to exit after ``quit`` before its process group is killed."""
+    on_fault: str = "replace"
+    keep_info: bool = False
+
+    @property
+    def move_millis(self) -> int:
+        return max(1, int(round(self.move_time * 1000)))
+
+
+@attrs.frozen
+class MatchResult:
+    """What a finished (or aborted) match produced; ``record`` is the JSON record."""
+
+    record: dict[str, Any]
+    outcome: Outcome | None
+    faults: tuple[FaultRecord, ...]
+
+    @property
+    def completed(self) -> bool:
+        return self.outcome is not None
+
+
+Listener = Callable[[Sequence[Event]], None]
+
+
+class Referee:
+    """Runs one match. Use :func:`play_match` unless you need the listener hook."""
+
+    def __init__(self, setup: Setup, seats: Sequence[Seat], settings: Settings, listener: Listener | None = None):
+        if len(seats) != setup.num_players:
+            raise ValueError("one seat per player")
+        self.setup = setup
+        self.seats = list(seats)
+        self.settings = settings
+        self.listener = listener
+        self.state: MatchState = setup.new_match()
+        self.fallbacks: dict[int, Seat] = {}
+        self.faults: list[FaultRecord] = []
+        self.deals: list[DealRecord] = []
+        self.aborted = False
+        self._fair = random.Random(f"cardcli/order/{setup.seed}")
+
+    # -- the match loop -----------------------------------------------------------------------
+
+    def run(self) -> MatchResult:
+        started = _now()
+        try:
+            self._start_seats()
+            while not self.aborted and not self.state.is_over():
+                if self.state.needs_deal():
+                    self._deal()
+                else:
+                    self._decide(self.state.decisions())
+            outcome = None if self.aborted else self.state.outcome(frozenset(self.fallbacks))
+            if outcome is not None:
+                standings = [outcome.standing(s) for s in range(self.setup.num_players)]
+                self._broadcast_line(protocol.result(standings))
+        finally:
+            self._close_seats()
+        return MatchResult(self._record(started, outcome), outcome, tuple(self.faults))
+
+    def _start_seats(self) -> None:
+        deadline = time.monotonic() + self.settings.startup_time
+        for seat, bot in enumerate(self.seats):
+            bot.keep_info = self.settings.keep_info
+            try:
+                bot.start()
+            except SeatFault as fault:
+                self._fault(seat, fault, during="the start")
+        for seat, bot in enumerate(self.seats):
+            if seat in self.fallbacks:
+                continue
+            try:
+                bot.wait_ready(deadline)
+            except SeatFault as fault:
+                self._fault(seat, fault, during="the handshake")
+        names = [self._name(s) for s in range(self.setup.num_players)]
+        order = "cw" if getattr(self.setup.options, "play_direction", "ccw") == "cw" else "ccw"
+        for seat, bot in enumerate(self.seats):
+            if seat not in self.fallbacks:
+                bot.notify(
+                    protocol.match_header(
+                        self.setup.spec.name,
+                        self.setup.variant.name,
+                        self.setup.num_players,
+                        seat,
+                        opt.to_wire(self.setup.options),
+                        names,
+                        order,
+                    )
+                )
+
+    def _deal(self) -> None:
+        index = self.state.deal_number
+        deck = shuffled(self.setup.seed, index, self.setup.spec.deck())
+        events = self.state.deal(deck)
+        hands = [[c.text for c in hand] for hand in self.state.dealt_hands]
+        self.deals.append(DealRecord(self.state.deal_number, self.state.dealer, hands))
+        self._route(events)
+
+    def _decide(self, decisions: tuple[Decision, ...]) -> None:
+        requests = {
+            d.seat: (self._player(d.seat), Request(d.kind, d.moves, self.settings.move_millis))
+            for d in decisions
+        }
+        order = sorted(requests)
+        if len(order) > 1:
+            self._fair.shuffle(order)
+        answers = ask_all(requests, order)
+        for decision in sorted(decisions, key=lambda d: d.seat):
+            if self.aborted:
+                return
+            self._take(decision, answers[decision.seat])
+
+    def _take(self, decision: Decision, answer: Answer) -> None:
+        seat = decision.seat
+        by = "fallback" if seat in self.fallbacks else "seat"
+        fault = answer.fault
+        if fault is None and answer.move not in decision.moves:
+            fault = SeatFault(FaultKind.ILLEGAL, self._why_illegal(seat, answer.move or ""))
+        if fault is not None:
+            self._fault(seat, fault)
+            if self.aborted:
+                return
+            answer = self._fallback_answer(decision)
+            by = "fallback"
+        assert answer.move is not None
+        events = self.state.apply(seat, answer.move)
+        deal = self.deals[-1]
+        deal.moves.append(MoveRecord(seat, decision.kind, answer.move, round(answer.elapsed * 1000, 3), by))
+        self._route(events)
+        scores = self.state.deal_scores
+        if deal.points is None and len(scores) >= deal.number:
+            finished = scores[deal.number - 1]
+            deal.points, deal.totals = list(finished.points), list(finished.totals)
+            deal.notes = list(finished.notes)
+
+    def _why_illegal(self, seat: int, move: str) -> str:
+        """The engine's reason, asked on a copy so the live state cannot change."""
+        probe = _copy(self.state)
+        try:
+            probe.apply(seat, move)
+        except MoveError as err:
+            return f"{clip(move)!r} refused: {err}"
+        return f"{clip(move)!r} is not one of the offered moves"
+
+    def _fallback_answer(self, decision: Decision) -> Answer:
+        fallback = self.fallbacks[decision.seat]
+        fallback.ask(Request(decision.kind, decision.moves, self.settings.move_millis))
+        answer = fallback.poll()
+        assert answer is not None and answer.move is not None
+        return answer
+
+    # -- faults -------------------------------------------------------------------------------
+
+    def _fault(self, seat: int, fault: SeatFault, during: str | None = None) -> None:
+        detail = fault.detail if during is None else f"{fault.detail} (during {during})"
+        deal = self.state.deal_number
+        move = len(self.deals[-1].moves) if self.deals else 0
+        self.faults.append(FaultRecord(seat, fault.kind, clip(detail, 300), deal, move))
+        self.seats[seat].abandon()
+        if self.settings.on_fault == "abort":
+            self.aborted = True
+            return
+        self.fallbacks[seat] = random_seat("fallback", f"{self.setup.seed}/{seat}")
+        self._broadcast_line(f"forfeit {seat} {fault.kind}")
+
+    # -- routing ------------------------------------------------------------------------------
+
+    def _route(self, events: Sequence[Event]) -> None:
+        if self.listener is not None:
+            self.listener(events)
+        for seat, bot in enumerate(self.seats):
+            if seat in self.fallbacks:
+                continue
+            lines = [e.line() for e in events if e.visible_to(seat)]
+            if lines:
+                bot.notify(lines)
+
+    def _broadcast_line(self, line: str) -> None:
+        for seat, bot in enumerate(self.seats):
+            if seat not in self.fallbacks:
+                bot.notify([line])
+
+    def _player(self, seat: int) -> Seat:
+        return self.fallbacks.get(seat, self.seats[seat])
+
+    def _name(self, seat: int) -> str:
+        bot = self.seats[seat]
+        return bot.identity.name or bot.label
+
+    def _close_seats(self) -> None:
+        for seat, bot in enumerate(self.seats):
+            bot.close(0.0 if seat in self.fallbacks else self.settings.quit_grace)
+
+    # -- the record ---------------------------------------------------------------------------
+
+    def _record(self, started: str, outcome: Outcome | None) -> dict[str, Any]:
+        setup = self.setup
+        record: dict[str, Any] = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "software": software(),
+            "status": "complete" if outcome is not None else "aborted",
+            "game": setup.spec.name,
+            "variant": setup.variant.name,
+            "options": opt.to_json(setup.options),
+            "seed": setup.seed,
+            "first_dealer": setup.first_dealer,
+            "started": started,
+            "finished": _now(),
+            "settings": attrs.asdict(self.settings),
+            "seats": [self._seat_json(s) for s in range(setup.num_players)],
+            "deals": [d.to_json() for d in self.deals],
+            "faults": [f.to_json() for f in self.faults],
+            "result": None,
+        }
+        if outcome is not None:
+            record["result"] = {
+                "scores": list(outcome.scores),
+                "winners": list(outcome.winners),
+                "losers": list(outcome.losers),
+                "draws": list(outcome.draws),
+                "forfeits": list(outcome.forfeits),
+            }
+        if self.settings.keep_info:
+            record["info"] = {str(s): list(bot.info) for s, bot in enumerate(self.seats) if bot.info}
+        return record
+
+    def _seat_json(self, seat: int) -> dict[str, Any]:
+        bot = self.seats[seat]
+        ident = bot.identity
+        return {
+            "seat": seat,
+            "name": self._name(seat),
+            "spec": bot.label,
+            "kind": bot.kind,
+            "command": bot.command,
+            "bot": {
+                "name": ident.name,
+                "author": ident.author,
+                "version": ident.version,
+                "options": [list(o) for o in ident.options],
+            },
+        }
+
+
+def _copy(state: MatchState) -> MatchState:
+    return copy.deepcopy(state)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def play_match(setup: Setup, seats: Sequence[Seat], settings: Settings = Settings(), listener: Listener | None = None) -> MatchResult:
+    """Play one whole match and return its record and outcome."""
+    return Referee(setup, seats, settings, listener).run()

@@ -1,0 +1,153 @@
+"""Rebuilding a match from its record through the rules engine, checking it as it goes.
+
+``verify`` and ``replay`` share this one walk: every deal is recomputed from the seed and
+compared with the recorded hands, every move is checked against the decision that was open and
+applied through the engine, and every deal score and the result are compared with the record.
+The first difference stops the walk with a :class:`VerificationError` that names the deal and
+move.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import attrs
+
+from .errors import MoveError, UsageError, VerificationError
+from .games import registry
+from .games.base import Event, MatchState, Outcome
+from .games.dealing import shuffled
+
+
+@attrs.frozen
+class Step:
+    """One step of a replayed match: a deal or a move, with the events it produced."""
+
+    deal: int
+    move: int | None
+    """Index of the move in the deal, or None for the deal itself."""
+    events: tuple[Event, ...]
+    data: dict[str, Any]
+
+
+@attrs.frozen
+class Replayed:
+    """The end of a walk: the rebuilt state and its outcome (None for an aborted match)."""
+
+    state: MatchState
+    outcome: Outcome | None
+
+
+def walk(record: dict[str, Any], where: str = "record") -> Iterator[Step]:
+    """Yield each step of the match; after the last, the generator returns a :class:`Replayed`.
+
+    Raises VerificationError (with ``where`` in its message) at the first difference.
+    """
+
+    def fail(text: str, deal: int | None = None, move: int | None = None) -> VerificationError:
+        at = where
+        if deal is not None:
+            at += f", deal {deal}"
+        if move is not None:
+            at += f", move {move + 1}"
+        return VerificationError(f"{at}: {text}")
+
+    try:
+        setup = registry.resolve(
+            record["game"], record["variant"], record["options"], len(record["seats"]), int(record["seed"])
+        )
+        deals = record["deals"]
+        status = record["status"]
+    except UsageError as err:
+        raise fail(str(err)) from None
+    except (KeyError, TypeError, ValueError) as err:
+        raise fail(f"the record lacks a field or has a wrong one ({err})") from None
+    if record.get("first_dealer") != setup.first_dealer:
+        raise fail(f"first dealer {record.get('first_dealer')} is not the seed's {setup.first_dealer}")
+    state = setup.new_match()
+    for index, deal in enumerate(deals):
+        number = index + 1
+        if state.is_over():
+            raise fail("the record goes on after the match ended", number)
+        if not state.needs_deal():
+            raise fail("the record starts a new deal before the previous one ended", number)
+        try:
+            events = state.deal(shuffled(setup.seed, index, setup.spec.deck()))
+            hands = [[c.text for c in hand] for hand in state.dealt_hands]
+            if deal.get("number") != number:
+                raise fail(f"deal numbered {deal.get('number')!r}, expected {number}", number)
+            if deal.get("dealer") != state.dealer:
+                raise fail(f"dealer {deal.get('dealer')!r}, but the rules make seat {state.dealer} deal", number)
+            if deal.get("hands") != hands:
+                raise fail("the dealt hands are not the ones the seed deals", number)
+            yield Step(number, None, tuple(events), deal)
+            for m, move in enumerate(deal["moves"]):
+                yield Step(number, m, tuple(_apply(state, move, fail, number, m)), move)
+        except (KeyError, TypeError, AttributeError) as err:
+            raise fail(f"a field is missing or malformed ({err})", number) from None
+        scores = state.deal_scores
+        if len(scores) < number:
+            if index == len(deals) - 1 and status == "aborted":
+                break
+            raise fail("the deal ends before all its moves were played", number)
+        got = scores[number - 1]
+        if (deal.get("points"), deal.get("totals")) != (list(got.points), list(got.totals)):
+            raise fail(
+                f"recorded points {deal.get('points')} / totals {deal.get('totals')}, "
+                f"the rules give {list(got.points)} / {list(got.totals)}",
+                number,
+            )
+        if deal.get("notes", []) != list(got.notes):
+            raise fail(f"recorded notes {deal.get('notes')}, the rules give {list(got.notes)}", number)
+    return _finish(record, state, fail)
+
+
+def _apply(state: MatchState, move: dict[str, Any], fail: Any, deal: int, m: int) -> list[Event]:
+    seat, kind, text = move["seat"], move["kind"], move["move"]
+    open_ = {d.seat: d for d in state.decisions()}
+    if seat not in open_:
+        raise fail(f"seat {seat} moves, but the decision is with seat(s) {sorted(open_)}", deal, m)
+    if open_[seat].kind != kind:
+        raise fail(f"a {kind!r} move where a {open_[seat].kind!r} is due", deal, m)
+    try:
+        return state.apply(seat, text)
+    except MoveError as err:
+        raise fail(f"illegal move {text!r} by seat {seat}: {err}", deal, m) from None
+
+
+def _finish(record: dict[str, Any], state: MatchState, fail: Any) -> Replayed:
+    status = record["status"]
+    if status == "aborted":
+        if record.get("result") is not None:
+            raise fail("an aborted match has a result")
+        return Replayed(state, None)
+    if status != "complete":
+        raise fail(f"unknown status {status!r}")
+    if not state.is_over():
+        raise fail("the record ends before the match does")
+    result = record.get("result") or {}
+    forfeits = frozenset(result.get("forfeits", []))
+    faulty = {f["seat"] for f in record.get("faults", [])}
+    if forfeits != faulty:
+        raise fail(f"forfeits {sorted(forfeits)} do not match the faulty seats {sorted(faulty)}")
+    outcome = state.outcome(forfeits)
+    expected = {
+        "scores": list(outcome.scores),
+        "winners": list(outcome.winners),
+        "losers": list(outcome.losers),
+        "draws": list(outcome.draws),
+        "forfeits": list(outcome.forfeits),
+    }
+    if result != expected:
+        raise fail(f"recorded result {result}, the rules give {expected}")
+    return Replayed(state, outcome)
+
+
+def verify(record: dict[str, Any], where: str = "record") -> Replayed:
+    """Walk a whole record; return the rebuilt match or raise VerificationError."""
+    steps = walk(record, where)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            return stop.value

@@ -1,0 +1,101 @@
+"""What ``play`` tells the user at the end of a match: a text summary and the JSON object."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .games import options as opt
+from .games.registry import Setup
+from .referee import MatchResult
+
+
+def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> dict[str, Any]:
+    """The object ``play --json`` prints (documented in ``docs/json.md``)."""
+    record = result.record
+    outcome = result.outcome
+    players = []
+    for seat in record["seats"]:
+        s = seat["seat"]
+        players.append(
+            {
+                "seat": s,
+                "name": seat["name"],
+                "spec": seat["spec"],
+                "score": outcome.scores[s] if outcome else _last_total(record, s),
+                "standing": outcome.standing(s) if outcome else None,
+                "forfeit": bool(outcome and s in outcome.forfeits),
+            }
+        )
+    return {
+        "game": setup.spec.name,
+        "variant": setup.variant.name,
+        "options": opt.to_json(setup.options),
+        "seed": setup.seed,
+        "status": record["status"],
+        "players": players,
+        "winners": list(outcome.winners) if outcome else [],
+        "losers": list(outcome.losers) if outcome else [],
+        "draws": list(outcome.draws) if outcome else [],
+        "lower_is_better": bool(outcome and outcome.lower_is_better),
+        "deals": len(record["deals"]),
+        "deal_scores": [
+            {"number": d["number"], "points": d["points"], "totals": d["totals"], "notes": d["notes"]}
+            for d in record["deals"]
+            if d["points"] is not None
+        ],
+        "faults": [
+            {"seat": f["seat"], "kind": f["kind"], "detail": f["detail"], "deal": f["deal"]}
+            for f in record["faults"]
+        ],
+        "record": record_path,
+    }
+
+
+def _last_total(record: dict[str, Any], seat: int) -> int | None:
+    finished = [d for d in record["deals"] if d["totals"] is not None]
+    return finished[-1]["totals"][seat] if finished else None
+
+
+def summary_text(setup: Setup, result: MatchResult, record_path: str | None) -> str:
+    data = summary_json(setup, result, record_path)
+    names = [f"{p['seat']}:{p['name']}" for p in data["players"]]
+    changed = [
+        f"{s.name}={s.format(getattr(setup.options, s.name))}"
+        for s in opt.specs(setup.spec.options_class, setup.variant.defaults)
+        if getattr(setup.options, s.name) != s.default
+    ]
+    lines = [
+        f"{setup.spec.title} - variant {setup.variant.name} - seed {setup.seed}",
+        "seats: " + ", ".join(names),
+        "options: " + (" ".join(changed) if changed else f"{setup.variant.name} defaults"),
+        "",
+    ]
+    width = max(6, *(len(n) for n in names))
+    header = "deal  " + "".join(f"{n:>{width + 2}}" for n in names) + "  note"
+    lines.append(header)
+    for d in data["deal_scores"]:
+        cells = "".join(f"{p:>{width + 2}}" for p in d["points"])
+        lines.append(f"{d['number']:>4}  {cells}  {' '.join(d['notes'])}".rstrip())
+    totals = "".join(f"{p['score'] if p['score'] is not None else '-':>{width + 2}}" for p in data["players"])
+    lines.append(f"{'total':>4}  {totals}")
+    lines.append("")
+    if data["status"] == "complete":
+        order = "lowest wins" if data["lower_is_better"] else "highest wins"
+        lines.append(f"winners: {_seats(data, data['winners'])}   ({order})")
+        lines.append(f"losers:  {_seats(data, data['losers'])}")
+        if data["draws"]:
+            lines.append(f"draws:   {_seats(data, data['draws'])}")
+    else:
+        lines.append("the match was aborted by the fault policy; no result")
+    for f in data["faults"]:
+        lines.append(f"fault: seat {f['seat']} {f['kind']} in deal {f['deal']}: {f['detail']}")
+    if record_path:
+        lines.append(f"record: {record_path}")
+    return "\n".join(lines)
+
+
+def _seats(data: dict[str, Any], seats: list[int]) -> str:
+    by_seat = {p["seat"]: p for p in data["players"]}
+    return ", ".join(
+        f"{s}:{by_seat[s]['name']}" + (" (forfeit)" if by_seat[s]["forfeit"] else "") for s in seats
+    ) or "-"

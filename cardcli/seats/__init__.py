@@ -1,0 +1,1 @@
+"""Seats: anything that answers move requests (an external bot, a built-in player, a script)."""

@@ -1,0 +1,129 @@
+"""The one small interface every kind of seat implements, and the values it exchanges.
+
+A request is asked in two steps, :meth:`Seat.ask` then :meth:`Seat.poll`, so the referee can
+ask several seats at once (a simultaneous pass) and wait on all their pipes with one selector.
+In-process seats answer inside ``ask``; external processes answer when their line arrives.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import attrs
+
+from ..errors import CardcliError
+
+
+class FaultKind:
+    """The kinds of bot misbehaviour, each recorded with a detail text."""
+
+    CRASH = "crash"
+    """The process exited, was killed, or closed its output."""
+    TIMEOUT = "timeout"
+    """No complete answer within the time limit (handshake or move)."""
+    ILLEGAL = "illegal"
+    """A well-formed answer naming a move that was not offered."""
+    MALFORMED = "malformed"
+    """A line that breaks the framing: too long, invalid UTF-8, ``move`` without a token."""
+    PROTOCOL = "protocol"
+    """A line out of place: a move nobody asked for, a bad handshake, input not being read."""
+
+    ALL = (CRASH, TIMEOUT, ILLEGAL, MALFORMED, PROTOCOL)
+
+
+class SeatFault(CardcliError):
+    """Raised by a seat that can no longer play; the referee records it and applies the policy."""
+
+    def __init__(self, kind: str, detail: str):
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+
+
+def clip(text: str, limit: int = 200) -> str:
+    """Offending text cut to a length that fits a log line and a record."""
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
+
+
+@attrs.frozen
+class Request:
+    kind: str
+    moves: tuple[str, ...]
+    millis: int
+
+
+@attrs.frozen
+class Answer:
+    """A seat's answer: the move text as sent, or a fault; ``elapsed`` in seconds."""
+
+    move: str | None
+    elapsed: float
+    fault: SeatFault | None = None
+
+
+@attrs.frozen
+class Identity:
+    """What a bot said about itself in the handshake."""
+
+    name: str | None = None
+    author: str | None = None
+    version: str | None = None
+    options: tuple[tuple[str, str], ...] = ()
+
+
+class Seat:
+    """Base class of every seat. Subclasses override what they need."""
+
+    kind = "seat"
+    keep_info = False
+    """Whether ``info`` lines are kept for the record."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self.identity = Identity()
+        self.info: list[str] = []
+
+    def start(self) -> None:
+        """Start playing (start the process and greet it). Raise SeatFault on failure."""
+
+    def wait_ready(self, deadline: float) -> None:
+        """Finish the handshake by ``deadline`` (a ``time.monotonic`` value), or raise SeatFault.
+
+        Starting and waiting are two steps so several bots boot at the same time.
+        """
+
+    def notify(self, lines: Sequence[str]) -> None:
+        """Tell the seat what it may know. Never blocks."""
+
+    def ask(self, request: Request) -> None:
+        raise NotImplementedError
+
+    def fileno(self) -> int | None:
+        """A descriptor to wait on for the answer, or None when ``poll`` answers at once."""
+        return None
+
+    def poll(self) -> Answer | None:
+        """The answer if it is complete; reads whatever is available without blocking."""
+        raise NotImplementedError
+
+    def wants_write(self) -> bool:
+        """True while part of a request is still waiting to be written to the seat."""
+        return False
+
+    def on_writable(self) -> None:
+        """Try again to write what the seat has not yet read."""
+
+    def expire(self) -> Answer:
+        """Called when the deadline of the open request has passed."""
+        return Answer(None, 0.0, SeatFault(FaultKind.TIMEOUT, "no answer in time"))
+
+    def close(self, grace: float = 0.0) -> None:
+        """End the seat for good (quit, then kill the process group)."""
+
+    def abandon(self) -> None:
+        """End the seat at once, after a fault: no quit, no grace."""
+        self.close(0.0)
+
+    @property
+    def command(self) -> list[str] | None:
+        return None

@@ -1,0 +1,71 @@
+"""Built-in players that live inside the referee, and scripted seats for tests and pipelines."""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Iterable
+
+from .base import Answer, FaultKind, Request, Seat, SeatFault
+
+
+class InProcessSeat(Seat):
+    """A seat whose answer is computed by a function at once, in the referee's process."""
+
+    kind = "builtin"
+
+    def __init__(self, label: str, choose: Callable[[Request], str]):
+        super().__init__(label)
+        self._choose = choose
+        self._answer: Answer | None = None
+
+    def ask(self, request: Request) -> None:
+        try:
+            self._answer = Answer(self._choose(request), 0.0)
+        except SeatFault as fault:
+            self._answer = Answer(None, 0.0, fault)
+
+    def poll(self) -> Answer | None:
+        answer, self._answer = self._answer, None
+        return answer
+
+
+def random_seat(label: str, seed: str | int) -> InProcessSeat:
+    """A player that picks uniformly among the offered moves, from its own seeded generator."""
+    rng = random.Random(f"cardcli/random-player/{seed}")
+    return InProcessSeat(label, lambda request: rng.choice(request.moves))
+
+
+def first_seat(label: str) -> InProcessSeat:
+    """A player that always takes the first offered move: fully predictable, for tests."""
+    return InProcessSeat(label, lambda request: request.moves[0])
+
+
+def scripted_seat(label: str, moves: Iterable[str]) -> InProcessSeat:
+    """A seat that answers a fixed list of moves in order, legal or not.
+
+    Running out of moves is a ``protocol`` fault, so a test script that is too short fails
+    loudly instead of quietly playing something else.
+    """
+    script = iter(moves)
+
+    def choose(request: Request) -> str:
+        try:
+            return next(script)
+        except StopIteration:
+            raise SeatFault(FaultKind.PROTOCOL, "the script has no move left") from None
+
+    seat = InProcessSeat(label, choose)
+    seat.kind = "scripted"
+    return seat
+
+
+BUILTIN_NAMES = ("random", "first")
+"""Names that ``--seat`` resolves to a built-in player."""
+
+
+def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
+    if name == "random":
+        return random_seat(label, seed)
+    if name == "first":
+        return first_seat(label)
+    raise KeyError(name)

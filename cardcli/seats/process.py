@@ -1,0 +1,346 @@
+"""External bot processes: the one adapter that owns pipes, framing, time and cleanup.
+
+Bot I/O uses plain non-blocking pipes read with ``os.read`` and waited on with a selector (the
+referee's :func:`cardcli.seats.gather.collect`): a round trip then costs about what the pipe
+itself costs, where asyncio would cost four to seven times more and pexpect twenty. stderr is
+drained by a thread into a bounded sink so a chatty bot never blocks on it. Each bot runs in
+its own session (process group), so ending a bot ends the children it started too.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import IO, Sequence
+
+from .. import protocol
+from .base import Answer, FaultKind, Identity, Request, Seat, SeatFault, clip
+
+log = logging.getLogger("cardcli.bot")
+
+MAX_PENDING_INPUT = 16 << 20
+"""Bytes the referee holds for a bot that does not read its input before calling it a fault."""
+STDERR_CAP = 1 << 20
+"""Bytes of each bot's stderr kept (in memory, or in the file asked for); the rest is drained."""
+MAX_INFO_LINES = 1000
+"""``info`` lines kept per bot and match when they are recorded."""
+
+
+class ProcessSeat(Seat):
+    """A bot program speaking protocol v1 on its stdin and stdout."""
+
+    kind = "process"
+
+    def __init__(self, label: str, argv: Sequence[str], stderr_path: Path | None = None):
+        super().__init__(label)
+        self.argv = list(argv)
+        self.stderr_path = stderr_path
+        self.stderr_tail = bytearray()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._out = protocol.LineBuffer(protocol.MAX_BOT_LINE)
+        self._pending_input = bytearray()
+        self._request: Request | None = None
+        self._asked_at = 0.0
+        self._written_at: float | None = None
+        self._answer: Answer | None = None
+        self._stderr_thread: threading.Thread | None = None
+        self._stdout_fd = -1
+        self._stdin_fd = -1
+        self.keep_info = False
+        self.ignored_lines = 0
+
+    @property
+    def command(self) -> list[str]:
+        return self.argv
+
+    # -- life cycle -----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        try:
+            self._proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                close_fds=True,
+                bufsize=0,
+            )
+        except OSError as err:
+            raise SeatFault(FaultKind.CRASH, f"cannot start {self.argv[0]!r}: {err.strerror}") from None
+        assert self._proc.stdin and self._proc.stdout and self._proc.stderr
+        self._stdin_fd = self._proc.stdin.fileno()
+        self._stdout_fd = self._proc.stdout.fileno()
+        os.set_blocking(self._stdin_fd, False)
+        os.set_blocking(self._stdout_fd, False)
+        self._stderr_thread = threading.Thread(
+            target=self._drain_stderr, args=(self._proc.stderr,), daemon=True
+        )
+        self._stderr_thread.start()
+        self._send([protocol.hello()], strict=False)
+
+    def wait_ready(self, deadline: float) -> None:
+        fields: dict[str, str] = {}
+        declared: list[tuple[str, str]] = []
+        while True:
+            line = self._next_line(deadline, "the handshake")
+            parsed = protocol.parse_bot_line(line)
+            if parsed.kind == "ready":
+                break
+            if parsed.kind == "id" and parsed.word in ("name", "author", "version"):
+                fields[parsed.word] = clip(parsed.text, 100)
+            elif parsed.kind == "option" and len(declared) < 100:
+                declared.append((clip(parsed.word, 100), clip(parsed.text, 100)))
+            elif parsed.kind == "move":
+                raise SeatFault(FaultKind.PROTOCOL, f"move during the handshake: {clip(line)!r}")
+            else:
+                self._note(parsed, line)
+        self.identity = Identity(
+            fields.get("name"), fields.get("author"), fields.get("version"), tuple(declared)
+        )
+
+    def _next_line(self, deadline: float, during: str) -> str:
+        """Block until the next complete line or the deadline (used only in the handshake)."""
+        with selectors.DefaultSelector() as sel:
+            sel.register(self._stdout_fd, selectors.EVENT_READ)
+            while True:
+                line = self._pop_line()
+                if line is not None:
+                    return line
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise SeatFault(FaultKind.TIMEOUT, f"no answer during {during}")
+                if sel.select(left):
+                    self._read_available()
+
+    def close(self, grace: float = 0.0) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None and grace > 0:
+            self._send([protocol.quit_line()], strict=False)
+            self._flush()
+            try:
+                proc.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                pass
+        self._kill_group()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            log.warning("%s: process %d did not die", self.label, proc.pid)
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+        if self._stderr_thread is not None:
+            self._stderr_thread.join(timeout=5)
+        if proc.stderr is not None:
+            proc.stderr.close()
+        self._proc = None
+
+    def _kill_group(self) -> None:
+        assert self._proc is not None
+        try:
+            os.killpg(self._proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def exit_description(self) -> str:
+        """How the process ended, for a crash fault's detail."""
+        proc = self._proc
+        if proc is None:
+            return "ended"
+        try:
+            code = proc.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            return "closed its output but is still running"
+        if code < 0:
+            try:
+                return f"killed by signal {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exited with status {code}"
+
+    # -- talking ----------------------------------------------------------------------------------
+
+    def notify(self, lines: Sequence[str]) -> None:
+        if lines:
+            self._send(lines, strict=False)
+
+    def ask(self, request: Request) -> None:
+        self._answer = None
+        self._request = request
+        self._check_unsolicited()
+        self._asked_at = time.monotonic()
+        self._written_at = None
+        try:
+            self._send([protocol.go(request.kind, request.millis, request.moves)])
+        except SeatFault as fault:
+            self._answer = Answer(None, 0.0, fault)
+        if self._answer is None and not self._pending_input:
+            self._written_at = time.monotonic()
+
+    def fileno(self) -> int | None:
+        return self._stdout_fd if self._answer is None else None
+
+    def wants_write(self) -> bool:
+        return bool(self._pending_input)
+
+    def poll(self) -> Answer | None:
+        if self._answer is None and self._request is not None:
+            try:
+                self._read_available()
+                self._take_answer()
+            except SeatFault as fault:
+                self._answer = Answer(None, self._elapsed(), fault)
+        answer = self._answer
+        if answer is not None:
+            self._request = None
+            self._answer = None
+        return answer
+
+    def on_writable(self) -> None:
+        self._flush()
+        if self._written_at is None and not self._pending_input and self._request is not None:
+            self._written_at = time.monotonic()
+
+    def expire(self) -> Answer:
+        self._request = None
+        partial = self._out.partial
+        detail = "no answer in time"
+        if partial:
+            detail += f" (incomplete line {clip(partial.decode('utf-8', 'replace'))!r})"
+        if self._pending_input:
+            detail += " (the bot was not reading its input)"
+        return Answer(None, self._elapsed(), SeatFault(FaultKind.TIMEOUT, detail))
+
+    def _elapsed(self) -> float:
+        start = self._written_at if self._written_at is not None else self._asked_at
+        return time.monotonic() - start
+
+    def _take_answer(self) -> None:
+        while self._answer is None:
+            line = self._pop_line()
+            if line is None:
+                return
+            parsed = protocol.parse_bot_line(line)
+            if parsed.kind == "move":
+                if not parsed.text or " " in parsed.text:
+                    raise SeatFault(FaultKind.MALFORMED, f"a move is one token: {clip(line)!r}")
+                self._answer = Answer(parsed.text, self._elapsed())
+            else:
+                self._note(parsed, line)
+
+    def _check_unsolicited(self) -> None:
+        """Before a request: any ``move`` already waiting was sent without being asked for."""
+        try:
+            self._read_available()
+        except SeatFault as fault:
+            self._answer = Answer(None, 0.0, fault)
+            return
+        while True:
+            line = self._pop_line_safe()
+            if line is None:
+                return
+            parsed = protocol.parse_bot_line(line)
+            if parsed.kind == "move":
+                self._answer = Answer(
+                    None, 0.0, SeatFault(FaultKind.PROTOCOL, f"move sent without a request: {clip(line)!r}")
+                )
+                return
+            self._note(parsed, line)
+
+    def _pop_line_safe(self) -> str | None:
+        try:
+            return self._pop_line()
+        except SeatFault as fault:
+            self._answer = Answer(None, 0.0, fault)
+            return None
+
+    def _note(self, parsed: protocol.BotLine, line: str) -> None:
+        if parsed.kind == "info":
+            log.debug("%s >> %s", self.label, line)
+            if self.keep_info and len(self.info) < MAX_INFO_LINES:
+                self.info.append(clip(parsed.text, 500))
+        elif parsed.kind != "empty":
+            self.ignored_lines += 1
+            log.debug("%s >> (ignored) %s", self.label, clip(line))
+
+    def _pop_line(self) -> str | None:
+        try:
+            return self._out.pop()
+        except protocol.FramingError as err:
+            raise SeatFault(FaultKind.MALFORMED, err.detail) from None
+
+    def _read_available(self) -> None:
+        while True:
+            try:
+                data = os.read(self._stdout_fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError as err:
+                raise SeatFault(FaultKind.CRASH, f"cannot read from the bot: {err.strerror}") from None
+            if not data:
+                if self._out.has_lines:
+                    return
+                raise SeatFault(FaultKind.CRASH, self.exit_description())
+            try:
+                self._out.feed(data)
+            except protocol.FramingError as err:
+                raise SeatFault(FaultKind.MALFORMED, err.detail) from None
+            if len(data) < 65536:
+                return
+
+    def _send(self, lines: Sequence[str], strict: bool = True) -> None:
+        text = "\n".join(lines) + "\n"
+        for line in lines:
+            log.debug("%s << %s", self.label, line)
+        self._pending_input += text.encode("utf-8")
+        if len(self._pending_input) > MAX_PENDING_INPUT:
+            self._pending_input.clear()
+            if strict:
+                raise SeatFault(FaultKind.PROTOCOL, "the bot stopped reading its input")
+        self._flush()
+
+    def _flush(self) -> None:
+        while self._pending_input:
+            try:
+                written = os.write(self._stdin_fd, self._pending_input)
+            except BlockingIOError:
+                return
+            except (BrokenPipeError, OSError):
+                self._pending_input.clear()
+                return
+            del self._pending_input[:written]
+
+    def _drain_stderr(self, stream: IO[bytes]) -> None:
+        sink = None
+        kept = 0
+        try:
+            if self.stderr_path is not None:
+                sink = open(self.stderr_path, "wb")
+            while True:
+                chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
+                if not chunk:
+                    break
+                if kept < STDERR_CAP:
+                    piece = chunk[: STDERR_CAP - kept]
+                    kept += len(piece)
+                    if sink is not None:
+                        sink.write(piece)
+                    else:
+                        self.stderr_tail += piece
+        except (OSError, ValueError):
+            pass
+        finally:
+            if sink is not None:
+                sink.close()

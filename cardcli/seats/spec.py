@@ -1,0 +1,49 @@
+"""Turning a ``--seat SPEC`` into a seat.
+
+A SPEC is a built-in player's name or a bot's command line. A bare word that names a built-in
+player (``random``) is that player, even if a program of that name is on PATH; write
+``cmd:random`` or ``./random`` for the program, and ``builtin:random`` to be explicit the other
+way. Anything else is split as a shell splits words (quotes, backslashes) and run without a
+shell.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from pathlib import Path
+
+from ..errors import UsageError
+from .base import Seat
+from .builtin import BUILTIN_NAMES, builtin
+from .process import ProcessSeat
+
+
+def make_seat(spec: str, index: int, seed: int, stderr_dir: Path | None = None) -> Seat:
+    """The seat for ``spec`` at seat ``index``; built-in players are seeded from the match seed."""
+    text = spec.strip()
+    if text.startswith("builtin:"):
+        name = text[len("builtin:") :]
+        if name not in BUILTIN_NAMES:
+            raise UsageError(f"unknown built-in player {name!r}; built-in players: {', '.join(BUILTIN_NAMES)}")
+        return builtin(name, spec, f"{seed}/{index}")
+    if text in BUILTIN_NAMES:
+        return builtin(text, spec, f"{seed}/{index}")
+    command = text[len("cmd:") :] if text.startswith("cmd:") else text
+    try:
+        argv = shlex.split(command)
+    except ValueError as err:
+        raise UsageError(f"seat {index}: cannot split {spec!r} into words: {err}") from None
+    if not argv:
+        raise UsageError(f"seat {index}: empty seat spec")
+    program = argv[0]
+    if os.sep not in program and shutil.which(program) is None:
+        raise UsageError(
+            f"seat {index}: {program!r} is neither a built-in player ({', '.join(BUILTIN_NAMES)}) "
+            "nor a program on PATH"
+        )
+    if os.sep in program and not os.path.exists(program):
+        raise UsageError(f"seat {index}: no such program: {program}")
+    stderr_path = stderr_dir / f"seat{index}.stderr" if stderr_dir is not None else None
+    return ProcessSeat(spec, argv, stderr_path)
