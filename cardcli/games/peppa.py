@@ -92,7 +92,7 @@ class PeppaOptions:
     )
     boundary_tie: str = opt.option(
         "play_on",
-        "2nd and 3rd highest totals equal at the end: deal again, both lose, or both win",
+        "2nd and 3rd highest totals equal at the end: play_on deals again; shared_loss: every seat at or above the 2nd-highest total loses; shared_win: every seat at or below the 3rd-highest wins",
         choices=("play_on", "shared_loss", "shared_win"),
     )
     two_of_clubs_leads: bool = opt.option(
@@ -109,7 +109,7 @@ class PeppaOptions:
     )
     deal_order: str = opt.option(
         "one_at_a_time",
-        "how the cards are dealt from the shuffled deck, starting with the first leader",
+        "how the shuffled deck is dealt: one card or 13 cards at a time, from the dealer's right in the direction of play",
         choices=("one_at_a_time", "thirteen_at_a_time"),
     )
 

@@ -80,6 +80,8 @@ class Seat:
 
     def __init__(self, label: str):
         self.label = label
+        self.tag = label
+        """A short name for log lines (``seat2``)."""
         self.identity = Identity()
         self.info: list[str] = []
 

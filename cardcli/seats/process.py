@@ -268,18 +268,19 @@ class ProcessSeat(Seat):
 
     def _note(self, parsed: protocol.BotLine, line: str) -> None:
         if parsed.kind == "info":
-            log.debug("%s >> %s", self.label, line)
             if self.keep_info and len(self.info) < MAX_INFO_LINES:
                 self.info.append(clip(parsed.text, 500))
         elif parsed.kind != "empty":
             self.ignored_lines += 1
-            log.debug("%s >> (ignored) %s", self.label, clip(line))
 
     def _pop_line(self) -> str | None:
         try:
-            return self._out.pop()
+            line = self._out.pop()
         except protocol.FramingError as err:
             raise SeatFault(FaultKind.MALFORMED, err.detail) from None
+        if line is not None:
+            log.debug("%s >> %s", self.tag, clip(line))
+        return line
 
     def _read_available(self) -> None:
         while True:
@@ -303,7 +304,7 @@ class ProcessSeat(Seat):
     def _send(self, lines: Sequence[str], strict: bool = True) -> None:
         text = "\n".join(lines) + "\n"
         for line in lines:
-            log.debug("%s << %s", self.label, line)
+            log.debug("%s << %s", self.tag, line)
         self._pending_input += text.encode("utf-8")
         if len(self._pending_input) > MAX_PENDING_INPUT:
             self._pending_input.clear()

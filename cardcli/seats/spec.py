@@ -46,4 +46,6 @@ def make_seat(spec: str, index: int, seed: int, stderr_dir: Path | None = None) 
     if os.sep in program and not os.path.exists(program):
         raise UsageError(f"seat {index}: no such program: {program}")
     stderr_path = stderr_dir / f"seat{index}.stderr" if stderr_dir is not None else None
-    return ProcessSeat(spec, argv, stderr_path)
+    seat = ProcessSeat(spec, argv, stderr_path)
+    seat.tag = f"seat{index}"
+    return seat

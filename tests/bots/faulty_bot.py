@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""A scripted misbehaving bot for fault tests: plays the first offered move, except where a
+flag makes it fail in one chosen way at the N-th request (counted from 1)."""
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+
+p = argparse.ArgumentParser()
+p.add_argument("--crash-at", type=int, default=0, help="exit with status 3 instead of answering")
+p.add_argument("--kill-self-at", type=int, default=0, help="die by SIGKILL instead of answering")
+p.add_argument("--stall-at", type=int, default=0, help="never answer")
+p.add_argument("--slow-at", type=int, default=0, help="answer after --delay seconds")
+p.add_argument("--delay", type=float, default=0.0)
+p.add_argument("--illegal-at", type=int, default=0, help="answer a move that was not offered")
+p.add_argument("--garbage-at", type=int, default=0, help="answer a line that is not a move")
+p.add_argument("--two-words-at", type=int, default=0, help="answer 'move A B'")
+p.add_argument("--long-at", type=int, default=0, help="answer a line of 100 kB")
+p.add_argument("--bad-utf8-at", type=int, default=0, help="answer bytes that are not UTF-8")
+p.add_argument("--no-ready", action="store_true", help="never finish the handshake")
+p.add_argument("--exit-at-start", action="store_true", help="exit before the handshake")
+p.add_argument("--chatty", action="store_true", help="send info and unknown lines and stderr noise")
+p.add_argument("--spawn-child", action="store_true", help="start a child process that sleeps forever")
+p.add_argument("--ignore-quit", action="store_true", help="keep running after quit")
+p.add_argument("--pidfile", default=None, help="write own pid (and child's) to this file")
+args = p.parse_args()
+
+out = sys.stdout.buffer
+
+
+def send(text: str) -> None:
+    out.write(text.encode() + b"\n")
+    out.flush()
+
+
+if args.exit_at_start:
+    sys.exit(0)
+if args.ignore_quit:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+pids = [os.getpid()]
+if args.spawn_child:
+    child = subprocess.Popen(["sleep", "300"])
+    pids.append(child.pid)
+if args.pidfile:
+    with open(args.pidfile, "w") as f:
+        f.write(" ".join(map(str, pids)))
+
+requests = 0
+for raw in sys.stdin:
+    words = raw.split()
+    if not words:
+        continue
+    if words[0] == "cardcli":
+        if args.no_ready:
+            continue
+        send("id name faulty")
+        send("ready")
+    elif words[0] == "go":
+        requests += 1
+        n = requests
+        moves = words[3:]
+        if args.chatty:
+            send("info thinking hard")
+            send("whatever this is")
+            sys.stderr.write("noise " * 1000 + "\n")
+            sys.stderr.flush()
+        if n == args.crash_at:
+            sys.exit(3)
+        if n == args.kill_self_at:
+            os.kill(os.getpid(), signal.SIGKILL)
+        if n == args.stall_at:
+            time.sleep(300)
+        if n == args.slow_at:
+            time.sleep(args.delay)
+        if n == args.illegal_at:
+            send("move ZZ")
+        elif n == args.garbage_at:
+            send("hello there")
+            send("move")
+        elif n == args.two_words_at:
+            send(f"move {moves[0]} {moves[0]}")
+        elif n == args.long_at:
+            send("info " + "x" * 100_000)
+        elif n == args.bad_utf8_at:
+            out.write(b"move \xff\xfe\n")
+            out.flush()
+        else:
+            send(f"move {moves[0]}")
+    elif words[0] == "quit":
+        if args.ignore_quit:
+            time.sleep(300)
+        break

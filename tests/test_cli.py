@@ -1,0 +1,141 @@
+"""The command line as a user meets it: commands, output shapes, errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardcli.cli import cli
+from conftest import read_records, run_cli, run_json
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_play_with_no_seats_plays_a_whole_match_with_random_players() -> None:
+    result = invoke("play", "peppa", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "winners:" in result.output and "losers:" in result.output
+    assert "seed 2" in result.output
+    assert "total" in result.output
+
+
+def test_play_json_prints_exactly_one_object_with_the_documented_fields(record_path: Path) -> None:
+    data = run_json("play", "peppa", "--seed", "4", "--record", str(record_path))
+    for key in ("game", "variant", "options", "seed", "players", "winners", "losers", "deals", "faults", "record"):
+        assert key in data
+    assert data["game"] == "peppa" and data["variant"] == "torino" and data["seed"] == 4
+    assert [p["seat"] for p in data["players"]] == [0, 1, 2, 3]
+    assert all({"seat", "name", "score"} <= set(p) for p in data["players"])
+    assert data["record"] == str(record_path)
+    assert data["deals"] == len(read_records(record_path)[0]["deals"])
+    assert sorted(data["winners"] + data["losers"]) == [0, 1, 2, 3]
+
+
+def test_without_seed_a_random_seed_is_chosen_and_reported() -> None:
+    first = run_json("play", "peppa")
+    second = run_json("play", "peppa")
+    assert isinstance(first["seed"], int) and first["seed"] != second["seed"]
+
+
+def test_variant_and_options_are_applied_and_reported() -> None:
+    data = run_json("play", "peppa", "--seed", "1", "--variant", "standard", "-o", "play_direction=ccw",
+                    "-o", "boundary_tie=shared_loss", "-o", "end_threshold=500")
+    assert data["variant"] == "standard"
+    assert data["options"]["play_direction"] == "ccw"
+    assert data["options"]["pass_cycle"] == ["left", "right", "across"]
+    assert data["options"]["end_threshold"] == 500
+    assert max(p["score"] for p in data["players"]) > 500
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("play", "chess"), "unknown game 'chess'"),
+        (("play", "peppa", "--variant", "roman"), "unknown variant 'roman'"),
+        (("play", "peppa", "-o", "colour=red"), "unknown option 'colour'; valid options:"),
+        (("play", "peppa", "-o", "end_threshold=lots"), "option end_threshold: 'lots' is not valid"),
+        (("play", "peppa", "-o", "play_direction=up"), "expected cw|ccw"),
+        (("play", "peppa", "-o", "novalue"), "must be written NAME=VALUE"),
+        (("play", "peppa", "--seat", "random", "--seat", "random"), "peppa is played by 4 players, not 2"),
+        (("play", "peppa", "--seat", "randon", "--seat", "random", "--seat", "random", "--seat", "random"),
+         "'randon' is neither a built-in player"),
+        (("play", "peppa", "--seat", "./nope.sh", "--seat", "random", "--seat", "random", "--seat", "random"),
+         "no such program"),
+        (("play", "peppa", "--record", "/no/such/dir/x.jsonl"), "no such directory"),
+        (("play", "peppa", "--move-time", "-1"), "--move-time"),
+        (("rules", "chess"), "unknown game 'chess'"),
+        (("replay", "/no/such/file.jsonl"), "no such file"),
+        (("verify", "/no/such/file.jsonl"), "no such file"),
+        (("frobnicate",), "No such command 'frobnicate'"),
+    ],
+)
+def test_bad_input_gives_one_line_and_exit_status_2(args, message) -> None:
+    proc = run_cli(*args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith("cardcli: error: ")
+    assert message in lines[0]
+    assert "Traceback" not in proc.stderr
+
+
+def test_games_lists_games_variants_counts_and_option_defaults_from_the_registry() -> None:
+    result = invoke("games")
+    assert result.exit_code == 0
+    assert "peppa" in result.output and "torino (default)" in result.output and "standard" in result.output
+    assert "end_threshold = 100 (torino), 1000 (standard)" in result.output
+    data = json.loads(invoke("games", "--json").output)
+    peppa = next(g for g in data if g["name"] == "peppa")
+    assert peppa["players"] == [4]
+    options = {o["name"]: o for o in peppa["options"]}
+    assert options["pass_cycle"]["defaults"] == {"torino": ["right"], "standard": ["left", "right", "across"]}
+    assert options["boundary_tie"]["defaults"]["torino"] == "play_on"
+
+
+def test_rules_prints_a_summary_and_every_option() -> None:
+    result = invoke("rules", "peppa")
+    assert result.exit_code == 0
+    assert "Q♠ 13" in result.output
+    for name in ("play_direction", "two_of_clubs_leads", "no_points_first_trick", "hearts_must_be_broken",
+                 "cappotto", "end_threshold", "end_inclusive", "boundary_tie", "pass_cycle"):
+        assert name in result.output
+
+
+def test_replay_shows_tricks_with_suit_symbols_and_scores(record_path: Path) -> None:
+    run_cli("play", "peppa", "--seed", "8", "--record", str(record_path), check=True)
+    result = invoke("replay", str(record_path))
+    assert result.exit_code == 0, result.output
+    assert "Deal 1" in result.output and "trick  1:" in result.output
+    assert any(sym in result.output for sym in "♠♥♦♣")
+    assert "points:" in result.output and "totals:" in result.output
+    assert result.output.count("hand of") >= 4
+
+
+def test_replay_from_one_seat_shows_only_that_seat_s_hand_and_pass(record_path: Path) -> None:
+    run_cli("play", "peppa", "--seed", "8", "--record", str(record_path), check=True)
+    record = read_records(record_path)[0]
+    result = invoke("replay", str(record_path), "--seat", "2")
+    assert result.exit_code == 0, result.output
+    deals = len(record["deals"])
+    assert result.output.count("hand of 2:") == deals
+    assert "hand of 0:" not in result.output and "hand of 1:" not in result.output
+    assert "0:random passes" not in result.output
+    assert result.output.count("2:random passes") == deals
+    assert "as seat 2 saw it" in result.output
+
+
+def test_replay_seat_out_of_range_is_bad_input(record_path: Path) -> None:
+    run_cli("play", "peppa", "--seed", "8", "--record", str(record_path), check=True)
+    proc = run_cli("replay", str(record_path), "--seat", "7")
+    assert proc.returncode == 2 and "--seat 7" in proc.stderr
+
+
+def test_version_and_help() -> None:
+    assert invoke("--version").exit_code == 0
+    result = invoke("play", "--help")
+    assert result.exit_code == 0 and "--seat" in result.output and "--on-fault" in result.output

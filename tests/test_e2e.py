@@ -1,0 +1,66 @@
+"""End to end: real bot processes (the shipped Python and bash bots) play whole matches."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import BASH_BOT, PYTHON_BOT, read_records, run_cli, run_json
+
+
+def mixed_seats(seed_base: int = 0) -> list[str]:
+    return [
+        "--seat", f"{PYTHON_BOT} --seed {seed_base + 1}",
+        "--seat", f"{BASH_BOT} --seed {seed_base + 2}",
+        "--seat", f"{PYTHON_BOT} --seed {seed_base + 3}",
+        "--seat", f"{BASH_BOT} --seed {seed_base + 4}",
+    ]
+
+
+def test_python_and_bash_bots_play_a_match_that_records_replays_and_verifies(record_path: Path) -> None:
+    summary = run_json("play", "peppa", "--seed", "11", *mixed_seats(), "--record", str(record_path))
+    assert summary["status"] == "complete"
+    assert summary["faults"] == []
+    assert [p["name"] for p in summary["players"]] == ["python-random", "bash-random"] * 2
+    assert len(summary["winners"]) == 2 and len(summary["losers"]) == 2
+    assert max(p["score"] for p in summary["players"]) > 100
+
+    verified = run_cli("verify", str(record_path))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert "1 verified, 0 failed" in verified.stdout
+
+    replay = run_cli("replay", str(record_path))
+    assert replay.returncode == 0, replay.stderr
+    assert "Deal 1" in replay.stdout and "trick 13" in replay.stdout
+    assert "winners:" in replay.stdout
+
+
+def test_same_seed_and_seeded_bots_give_the_same_record(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for path in (first, second):
+        run_cli("play", "peppa", "--seed", "5", *mixed_seats(7), "--record", str(path), check=True)
+    a, b = read_records(first)[0], read_records(second)[0]
+    for record in (a, b):
+        for key in ("started", "finished"):
+            record.pop(key)
+        for deal in record["deals"]:
+            for move in deal["moves"]:
+                move.pop("ms")
+    assert a == b
+
+
+def test_games_appended_to_one_file_all_verify(record_path: Path) -> None:
+    for seed in (1, 2, 3):
+        run_cli("play", "peppa", "--seed", str(seed), "--seat", PYTHON_BOT, "--seat", "random",
+                "--seat", BASH_BOT, "--seat", "random", "--record", str(record_path), check=True)
+    assert len(read_records(record_path)) == 3
+    verified = run_cli("verify", str(record_path))
+    assert verified.returncode == 0
+    assert "3 verified, 0 failed" in verified.stdout
+
+
+def test_bot_identity_and_command_are_recorded(record_path: Path) -> None:
+    run_cli("play", "peppa", "--seed", "3", *mixed_seats(), "--record", str(record_path), check=True)
+    seats = read_records(record_path)[0]["seats"]
+    assert seats[0]["bot"]["name"] == "python-random"
+    assert seats[0]["command"][-2:] == ["--seed", "1"]
+    assert seats[1]["kind"] == "process" and seats[1]["bot"]["name"] == "bash-random"

@@ -1,0 +1,116 @@
+"""Fault handling with real misbehaving processes: the match always completes (replace policy)
+or stops cleanly (abort policy), the fault is recorded against the right seat, and no bot
+process outlives the match."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import faulty, read_records, run_cli, run_json
+
+FAST = ["--move-time", "1", "--startup-time", "5", "--quit-grace", "0.5"]
+
+
+def play_with(bad_seat: str, record_path: Path, *extra: str) -> dict:
+    return run_json("play", "peppa", "--seed", "3", *FAST, "--seat", bad_seat, "--seat", "random",
+                    "--seat", "random", "--seat", "random", "--record", str(record_path), *extra)
+
+
+def assert_forfeit(summary: dict, record_path: Path, kind: str) -> dict:
+    assert summary["status"] == "complete"
+    assert [(f["seat"], f["kind"]) for f in summary["faults"]] == [(0, kind)]
+    assert 0 in summary["losers"], "a forfeited seat ranks last"
+    assert summary["players"][0]["forfeit"] is True
+    record = read_records(record_path)[0]
+    assert [(f["seat"], f["kind"]) for f in record["faults"]] == [(0, kind)]
+    assert run_cli("verify", str(record_path)).returncode == 0
+    return record
+
+
+@pytest.mark.parametrize(
+    "flags, kind, detail",
+    [
+        (("--crash-at", "2"), "crash", "exited with status 3"),
+        (("--kill-self-at", "2"), "crash", "killed by signal SIGKILL"),
+        (("--stall-at", "2"), "timeout", "no answer in time"),
+        (("--illegal-at", "2"), "illegal", "'ZZ'"),
+        (("--garbage-at", "2"), "malformed", "a move is one token"),
+        (("--two-words-at", "2"), "malformed", "a move is one token"),
+        (("--long-at", "2"), "malformed", "longer than 8192 bytes"),
+        (("--bad-utf8-at", "2"), "malformed", "invalid UTF-8"),
+        (("--no-ready",), "timeout", "handshake"),
+        (("--exit-at-start",), "crash", "exited with status 0"),
+    ],
+)
+def test_each_fault_kind_is_recorded_and_the_match_completes(flags, kind, detail, record_path: Path) -> None:
+    summary = play_with(faulty(*flags), record_path)
+    assert_forfeit(summary, record_path, kind)
+    assert detail in summary["faults"][0]["detail"]
+
+
+def test_fallback_moves_are_marked_in_the_record(record_path: Path) -> None:
+    record = assert_forfeit(play_with(faulty("--illegal-at", "3"), record_path), record_path, "illegal")
+    by_seat0 = [m for d in record["deals"] for m in d["moves"] if m["seat"] == 0]
+    assert all(m.get("by", "seat") == "seat" for m in by_seat0[:2])
+    assert all(m["by"] == "fallback" for m in by_seat0[2:])
+
+
+def test_an_answer_just_inside_the_limit_is_not_a_fault(record_path: Path) -> None:
+    summary = play_with(faulty("--slow-at", "2", "--delay", "0.4"), record_path)
+    assert summary["faults"] == []
+
+
+def test_a_chatty_bot_with_info_unknown_lines_and_stderr_is_not_faulted(record_path: Path) -> None:
+    summary = play_with(faulty("--chatty"), record_path, "--keep-info")
+    assert summary["faults"] == []
+    record = read_records(record_path)[0]
+    assert record["info"]["0"][0] == "thinking hard"
+
+
+def test_abort_policy_stops_the_match_with_exit_status_1(record_path: Path) -> None:
+    proc = run_cli("play", "peppa", "--seed", "3", *FAST, "--on-fault", "abort",
+                   "--seat", faulty("--illegal-at", "2"), "--seat", "random", "--seat", "random",
+                   "--seat", "random", "--record", str(record_path), "--json")
+    assert proc.returncode == 1
+    record = read_records(record_path)[0]
+    assert record["status"] == "aborted" and record["result"] is None
+    assert run_cli("verify", str(record_path)).returncode == 0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("flags", [("--stall-at", "2"), ("--ignore-quit",), ()])
+def test_no_bot_process_or_child_is_left_running(flags, tmp_path: Path, record_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    play_with(faulty("--spawn-child", "--pidfile", str(pidfile), *flags), record_path)
+    pids = [int(p) for p in pidfile.read_text().split()]
+    assert len(pids) == 2
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(p) for p in pids)
+
+
+def test_three_misbehaving_seats_leave_the_fourth_result_intact(record_path: Path) -> None:
+    summary = run_json("play", "peppa", "--seed", "9", *FAST,
+                       "--seat", faulty("--crash-at", "1"), "--seat", faulty("--stall-at", "3"),
+                       "--seat", faulty("--illegal-at", "5"), "--seat", "random",
+                       "--record", str(record_path))
+    assert summary["status"] == "complete"
+    assert sorted((f["seat"], f["kind"]) for f in summary["faults"]) == [(0, "crash"), (1, "timeout"), (2, "illegal")]
+    assert summary["winners"] == [3]
+    assert run_cli("verify", str(record_path)).returncode == 0

@@ -1,0 +1,67 @@
+"""No seat is ever told a card it could not know at that moment, checked line by line against
+the full record, for every game and variant."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import pytest
+
+from cardcli.cards import SUITS, RANKS
+from harness import Played, every_game_variant_and_count, play
+
+CARD_TEXTS = {r + s for r in RANKS for s in SUITS}
+
+
+def cards_in(line: str) -> set[str]:
+    found = set()
+    for word in line.split():
+        found |= {part for part in word.split("+") if part in CARD_TEXTS}
+    return found
+
+
+def peppa_leaks(played: Played) -> None:
+    record = played.result.record
+    for seat, bot in enumerate(played.seats):
+        deals = iter(record["deals"])
+        deal: dict[str, Any] | None = None
+        holding: set[str] = set()
+        public: set[str] = set()
+        for line in bot.lines:
+            word, *args = line.split()
+            if word == "deal":
+                deal = next(deals)
+                holding, public = set(), set()
+                continue
+            assert deal is not None or not cards_in(line), line
+            if word == "hand":
+                assert args == deal["hands"][seat], "a seat is told exactly its own dealt hand"
+                holding = set(args)
+            elif word == "passed":
+                own = next(m["move"] for m in deal["moves"] if m["kind"] == "pass" and m["seat"] == seat)
+                assert set(args[1:]) == set(own.split("+"))
+                holding -= set(args[1:])
+            elif word == "received":
+                giver = int(args[0])
+                given = next(m["move"] for m in deal["moves"] if m["kind"] == "pass" and m["seat"] == giver)
+                assert set(args[1:]) == set(given.split("+")), "only the cards passed to this seat"
+                holding |= set(args[1:])
+            elif word == "go":
+                assert cards_in(line) <= holding, f"a request names cards the seat does not hold: {line[:80]}"
+            elif word == "play":
+                public.add(args[1])
+                holding.discard(args[1])
+            else:
+                assert cards_in(line) <= public | holding, f"seat {seat} told a hidden card: {line}"
+
+
+LEAK_CHECKS: dict[str, Callable[[Played], None]] = {"peppa": peppa_leaks}
+
+
+@pytest.mark.parametrize("game, variant, players", every_game_variant_and_count())
+def test_no_seat_learns_a_card_it_may_not_know(game: str, variant: str, players: int) -> None:
+    assert game in LEAK_CHECKS, f"register the no-leak check of {game}"
+    for seed in range(4):
+        played = play(game, variant, seed=seed, num_players=players)
+        assert any(line.startswith("go ") for bot in played.seats for line in bot.lines)
+        LEAK_CHECKS[game](played)

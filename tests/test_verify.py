@@ -1,0 +1,128 @@
+"""``verify`` accepts an honest record and rejects every edited one, naming where it differs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from conftest import read_records, run_cli
+
+
+@pytest.fixture(scope="module")
+def honest(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("honest") / "r.jsonl"
+    run_cli("play", "peppa", "--seed", "21", "--record", str(path), check=True)
+    return read_records(path)[0]
+
+
+def write(path: Path, records: list[dict[str, Any]], tail: str = "") -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records) + tail)
+    return path
+
+
+def swap_two_moves(r: dict[str, Any]) -> None:
+    moves = r["deals"][0]["moves"]
+    moves[10], moves[11] = moves[11], moves[10]
+
+
+def change_a_played_card(r: dict[str, Any]) -> None:
+    move = r["deals"][1]["moves"][20]
+    hand_cards = {c for h in r["deals"][1]["hands"] for c in h}
+    move["move"] = next(c for c in sorted(hand_cards) if c != move["move"])
+
+
+def drop_last_deal(r: dict[str, Any]) -> None:
+    r["deals"].pop()
+
+
+def drop_last_move(r: dict[str, Any]) -> None:
+    r["deals"][-1]["moves"].pop()
+
+
+def edit_a_score(r: dict[str, Any]) -> None:
+    r["deals"][0]["points"][0] += 1
+
+
+def edit_the_winners(r: dict[str, Any]) -> None:
+    r["result"]["winners"], r["result"]["losers"] = r["result"]["losers"], r["result"]["winners"]
+
+
+def edit_a_hand(r: dict[str, Any]) -> None:
+    hands = r["deals"][0]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+
+
+def change_the_seed(r: dict[str, Any]) -> None:
+    r["seed"] += 1
+
+
+def change_an_option(r: dict[str, Any]) -> None:
+    r["options"]["end_threshold"] = 1000
+
+
+@pytest.mark.parametrize(
+    "tamper, expected",
+    [
+        (swap_two_moves, "deal 1, move"),
+        (change_a_played_card, "deal 2, move 21"),
+        (drop_last_deal, "the record ends before the match does"),
+        (drop_last_move, "deal"),
+        (edit_a_score, "deal 1: recorded points"),
+        (edit_the_winners, "recorded result"),
+        (edit_a_hand, "deal 1: the dealt hands"),
+        (change_the_seed, ""),
+        (change_an_option, ""),
+    ],
+)
+def test_an_edited_record_fails_and_names_where(tamper: Callable[[dict[str, Any]], None], expected: str,
+                                                honest: dict[str, Any], tmp_path: Path) -> None:
+    record = json.loads(json.dumps(honest))
+    tamper(record)
+    path = write(tmp_path / "edited.jsonl", [honest, record])
+    proc = run_cli("verify", str(path))
+    assert proc.returncode == 1, proc.stdout
+    assert f"ok   {path}:1" in proc.stdout
+    assert f"FAIL {path}:2" in proc.stdout
+    assert expected in proc.stdout
+    assert "1 verified, 1 failed" in proc.stdout
+
+
+def test_an_honest_record_verifies(honest: dict[str, Any], tmp_path: Path) -> None:
+    proc = run_cli("verify", str(write(tmp_path / "ok.jsonl", [honest])), "--json")
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["ok"] is True
+
+
+@pytest.mark.parametrize(
+    "tail, expected",
+    [
+        ('{"format": "cardcli-record", "format_ver', "torn"),
+        ("this is not json\n", "not a JSON record"),
+        ('{"format": "cardcli-record", "format_version": 99}\n', "format version 99 is not supported"),
+        ('{"hello": 1}\n', "not a cardcli record"),
+    ],
+)
+def test_a_torn_or_corrupt_line_fails_verification_clearly(tail: str, expected: str, honest: dict[str, Any],
+                                                           tmp_path: Path) -> None:
+    path = write(tmp_path / "bad.jsonl", [honest], tail)
+    proc = run_cli("verify", str(path))
+    assert proc.returncode == 1
+    assert expected in proc.stdout
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_record_of_an_unknown_game_fails(honest: dict[str, Any], tmp_path: Path) -> None:
+    record = dict(honest, game="chess")
+    proc = run_cli("verify", str(write(tmp_path / "x.jsonl", [record])))
+    assert proc.returncode == 1 and "unknown game 'chess'" in proc.stdout
+
+
+def test_replay_of_a_corrupt_file_is_one_line_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / "junk.jsonl"
+    path.write_bytes(b"\x00\xff garbage\n")
+    proc = run_cli("replay", str(path))
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "not a JSON record" in proc.stderr
