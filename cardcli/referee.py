@@ -85,7 +85,9 @@ class Referee:
 
     # -- the match loop -----------------------------------------------------------------------
 
-    def run(self) -> MatchResult:
+    def run(self, close: bool = True) -> MatchResult:
+        """Play the match. With ``close=False`` the seats stay alive for another match (the
+        protocol lets one bot process play many); faulty seats are ended in any case."""
         started = _now()
         try:
             self._start_seats()
@@ -99,18 +101,24 @@ class Referee:
                 standings = [outcome.standing(s) for s in range(self.setup.num_players)]
                 self._broadcast_line(protocol.result(standings))
         finally:
-            self._close_seats()
+            if close:
+                self._close_seats()
         return MatchResult(self._record(started, outcome), outcome, tuple(self.faults))
 
     def _start_seats(self) -> None:
         deadline = time.monotonic() + self.settings.startup_time
-        for seat, bot in enumerate(self.seats):
+        for bot in self.seats:
+            bot.info = []
+        fresh = [seat for seat, bot in enumerate(self.seats) if not bot.started]
+        for seat in fresh:
+            bot = self.seats[seat]
             bot.keep_info = self.settings.keep_info
             try:
                 bot.start()
             except SeatFault as fault:
                 self._fault(seat, fault, during="the start")
-        for seat, bot in enumerate(self.seats):
+        for seat in fresh:
+            bot = self.seats[seat]
             if seat in self.fallbacks:
                 continue
             try:
@@ -296,6 +304,12 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def play_match(setup: Setup, seats: Sequence[Seat], settings: Settings = Settings(), listener: Listener | None = None) -> MatchResult:
+def play_match(
+    setup: Setup,
+    seats: Sequence[Seat],
+    settings: Settings = Settings(),
+    listener: Listener | None = None,
+    close: bool = True,
+) -> MatchResult:
     """Play one whole match and return its record and outcome."""
-    return Referee(setup, seats, settings, listener).run()
+    return Referee(setup, seats, settings, listener).run(close)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import BASH_BOT, PYTHON_BOT, read_records, run_cli, run_json
+import json
+
+from conftest import BASH_BOT, FAULTY_BOT, PYTHON_BOT, read_records, run_cli, run_json
 
 
 def mixed_seats(seed_base: int = 0) -> list[str]:
@@ -64,3 +66,26 @@ def test_bot_identity_and_command_are_recorded(record_path: Path) -> None:
     assert seats[0]["bot"]["name"] == "python-random"
     assert seats[0]["command"][-2:] == ["--seed", "1"]
     assert seats[1]["kind"] == "process" and seats[1]["bot"]["name"] == "bash-random"
+
+
+def test_one_bot_process_plays_several_matches_in_a_row(tmp_path: Path, record_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    bot = f"{FAULTY_BOT} --pidfile {pidfile}"
+    proc = run_cli("play", "peppa", "--seed", "30", "--games", "3", "--json", "--seat", bot, "--seat", PYTHON_BOT,
+                   "--seat", BASH_BOT, "--seat", "random", "--record", str(record_path), check=True)
+    summaries = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [s["seed"] for s in summaries] == [30, 31, 32]
+    assert all(s["faults"] == [] and s["status"] == "complete" for s in summaries)
+    assert len(pidfile.read_text().splitlines()) == 1, "the bot was started once for three matches"
+    assert len(read_records(record_path)) == 3
+    assert "3 verified, 0 failed" in run_cli("verify", str(record_path)).stdout
+
+
+def test_a_bot_that_crashed_is_restarted_for_the_next_match(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    bot = f"{FAULTY_BOT} --pidfile {pidfile} --crash-at 3"
+    proc = run_cli("play", "peppa", "--seed", "30", "--games", "2", "--json", "--seat", bot, "--seat", "random",
+                   "--seat", "random", "--seat", "random", check=True)
+    summaries = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [[f["kind"] for f in s["faults"]] for s in summaries] == [["crash"], ["crash"]]
+    assert len(pidfile.read_text().splitlines()) == 2

@@ -98,6 +98,7 @@ def test_no_bot_process_or_child_is_left_running(flags, tmp_path: Path, record_p
     pidfile = tmp_path / "pids"
     play_with(faulty("--spawn-child", "--pidfile", str(pidfile), *flags), record_path)
     pids = [int(p) for p in pidfile.read_text().split()]
+    assert len(pidfile.read_text().splitlines()) == 1
     assert len(pids) == 2
     deadline = time.monotonic() + 5
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:

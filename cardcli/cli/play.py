@@ -27,6 +27,8 @@ from .common import json_option, parse_assignments, print_json
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option; repeatable.")
 @click.option("--players", type=int, default=None, help="Number of players when no --seat is given.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Fix every deal; default: a random seed, reported.")
+@click.option("--games", "count_games", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Play this many matches in a row with the same bot processes; match k uses seed+k-1.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
               help="Append the game record to this file (JSON Lines).")
 @click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
@@ -43,12 +45,12 @@ from .common import json_option, parse_assignments, print_json
 @click.option("-v", "--verbose", is_flag=True, help="Log every protocol line on stderr.")
 @json_option
 def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[str, ...], players: int | None,
-         seed: int | None, record_path: str | None, move_time: float, startup_time: float, quit_grace: float,
+         seed: int | None, count_games: int, record_path: str | None, move_time: float, startup_time: float, quit_grace: float,
          on_fault: str, bot_stderr: str | None, keep_info: bool, verbose: bool, as_json: bool) -> int:
-    """Play one whole match of GAME and print who won.
+    """Play one whole match of GAME (or --games N in a row) and print who won.
 
-    Exit status: 0 when the match completed (even with faults), 1 when the fault policy
-    aborted it, 2 for bad input.
+    Exit status: 0 when every match completed (even with faults), 1 when the fault policy
+    aborted one, 2 for bad input.
     """
     if verbose:
         logging.basicConfig(level=logging.DEBUG, format="%(name)s %(message)s")
@@ -56,7 +58,8 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
         raise UsageError(f"--players {players} but {len(seats)} --seat given")
     count = len(seats) if seats else players
     seed = new_seed() if seed is None else seed
-    setup = registry.resolve(game, variant, parse_assignments(options), count, seed)
+    given = parse_assignments(options)
+    setup = registry.resolve(game, variant, given, count, seed)
     if not seats:
         seats = ("random",) * setup.num_players
     if record_path is not None:
@@ -64,16 +67,30 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     stderr_dir = Path(bot_stderr) if bot_stderr else None
     if stderr_dir is not None:
         stderr_dir.mkdir(parents=True, exist_ok=True)
-    built: list[Seat] = [make_seat(spec, i, seed, stderr_dir) for i, spec in enumerate(seats)]
     settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info)
-    result = play_match(setup, built, settings)
-    if record_path is not None:
-        append(Path(record_path), result.record)
-    if as_json:
-        print_json(summary_json(setup, result, record_path))
-    else:
-        click.echo(summary_text(setup, result, record_path))
-    return 0 if result.completed else 1
+    built: list[Seat] = [make_seat(spec, i, seed, stderr_dir) for i, spec in enumerate(seats)]
+    status = 0
+    try:
+        for k in range(count_games):
+            if k:
+                setup = registry.resolve(game, variant, given, count, (seed + k) % 2**63)
+                built = [
+                    bot if bot.usable else make_seat(spec, i, setup.seed, stderr_dir)
+                    for i, (spec, bot) in enumerate(zip(seats, built))
+                ]
+            result = play_match(setup, built, settings, close=False)
+            if record_path is not None:
+                append(Path(record_path), result.record)
+            if as_json:
+                print_json(summary_json(setup, result, record_path))
+            else:
+                click.echo(("\n" if k else "") + summary_text(setup, result, record_path))
+            if not result.completed:
+                status = 1
+    finally:
+        for bot in built:
+            bot.close(quit_grace)
+    return status
 
 
 def _check_writable(path: Path) -> None:

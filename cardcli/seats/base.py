@@ -85,8 +85,17 @@ class Seat:
         self.identity = Identity()
         self.info: list[str] = []
 
+    started = False
+    """True once :meth:`start` has run: a seat is started once and may play many matches."""
+
     def start(self) -> None:
         """Start playing (start the process and greet it). Raise SeatFault on failure."""
+        self.started = True
+
+    @property
+    def usable(self) -> bool:
+        """False once the seat was closed or abandoned: the next match needs a new seat."""
+        return True
 
     def wait_ready(self, deadline: float) -> None:
         """Finish the handshake by ``deadline`` (a ``time.monotonic`` value), or raise SeatFault.

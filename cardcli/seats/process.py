@@ -61,7 +61,12 @@ class ProcessSeat(Seat):
 
     # -- life cycle -----------------------------------------------------------------------------
 
+    @property
+    def usable(self) -> bool:
+        return not self.started or self._proc is not None
+
     def start(self) -> None:
+        self.started = True
         try:
             self._proc = subprocess.Popen(
                 self.argv,

@@ -25,7 +25,7 @@ p.add_argument("--exit-at-start", action="store_true", help="exit before the han
 p.add_argument("--chatty", action="store_true", help="send info and unknown lines and stderr noise")
 p.add_argument("--spawn-child", action="store_true", help="start a child process that sleeps forever")
 p.add_argument("--ignore-quit", action="store_true", help="keep running after quit")
-p.add_argument("--pidfile", default=None, help="write own pid (and child's) to this file")
+p.add_argument("--pidfile", default=None, help="append a line with own pid (and child's) to this file")
 args = p.parse_args()
 
 out = sys.stdout.buffer
@@ -45,8 +45,8 @@ if args.spawn_child:
     child = subprocess.Popen(["sleep", "300"])
     pids.append(child.pid)
 if args.pidfile:
-    with open(args.pidfile, "w") as f:
-        f.write(" ".join(map(str, pids)))
+    with open(args.pidfile, "a") as f:
+        f.write(" ".join(map(str, pids)) + "\n")
 
 requests = 0
 for raw in sys.stdin:
