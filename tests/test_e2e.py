@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import json
+from pathlib import Path
 
 from conftest import BASH_BOT, FAULTY_BOT, PYTHON_BOT, read_records, run_cli, run_json
 

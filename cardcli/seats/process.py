@@ -52,8 +52,8 @@ class ProcessSeat(Seat):
         self._stderr_thread: threading.Thread | None = None
         self._stdout_fd = -1
         self._stdin_fd = -1
-        self.keep_info = False
         self.ignored_lines = 0
+        self._input_overflow = False
 
     @property
     def command(self) -> list[str]:
@@ -313,8 +313,9 @@ class ProcessSeat(Seat):
         self._pending_input += text.encode("utf-8")
         if len(self._pending_input) > MAX_PENDING_INPUT:
             self._pending_input.clear()
-            if strict:
-                raise SeatFault(FaultKind.PROTOCOL, "the bot stopped reading its input")
+            self._input_overflow = True
+        if self._input_overflow and strict:
+            raise SeatFault(FaultKind.PROTOCOL, "the bot stopped reading its input")
         self._flush()
 
     def _flush(self) -> None:
