@@ -30,6 +30,11 @@ class Card:
 
     rank: int
     suit: str
+    text: str = attrs.field(init=False, eq=False, repr=False)
+    """The two-character text, ``"QS"``; computed once, as engines read it on every move."""
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "text", RANKS[self.rank - 2] + self.suit)
 
     @staticmethod
     def parse(text: str) -> "Card":
@@ -38,10 +43,6 @@ class Card:
         if card is None:
             raise InvalidMoveError(f"not a card: {text!r}")
         return card
-
-    @property
-    def text(self) -> str:
-        return RANKS[self.rank - 2] + self.suit
 
     @property
     def sort_key(self) -> tuple[int, int]:

@@ -115,3 +115,12 @@ def test_three_misbehaving_seats_leave_the_fourth_result_intact(record_path: Pat
     assert sorted((f["seat"], f["kind"]) for f in summary["faults"]) == [(0, "crash"), (1, "timeout"), (2, "illegal")]
     assert summary["winners"] == [3]
     assert run_cli("verify", str(record_path)).returncode == 0
+
+
+def test_bot_stderr_is_drained_and_saved_per_seat_when_asked(tmp_path: Path, record_path: Path) -> None:
+    logs = tmp_path / "logs"
+    summary = play_with(faulty("--chatty"), record_path, "--bot-stderr", str(logs))
+    assert summary["faults"] == []
+    saved = (logs / "seat0.stderr").read_bytes()
+    assert saved.startswith(b"noise noise")
+    assert len(saved) <= 1 << 20, "stderr is kept only up to its cap"

@@ -282,7 +282,8 @@ class PeppaMatch:
         return allowed
 
     def _pass_moves(self, seat: int) -> tuple[str, ...]:
-        return tuple("+".join(c.text for c in combo) for combo in combinations(self.hands[seat], PASS_SIZE))
+        texts = [c.text for c in self.hands[seat]]
+        return tuple(map("+".join, combinations(texts, PASS_SIZE)))
 
     def _apply_pass(self, seat: int, move: str) -> list[Event]:
         if seat in self.passes or not 0 <= seat < NUM_PLAYERS:
