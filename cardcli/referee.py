@@ -287,6 +287,7 @@ class Referee:
             "spec": bot.label,
             "kind": bot.kind,
             "command": bot.command,
+            "ignored_lines": bot.ignored_lines,
             "bot": {
                 "name": ident.name,
                 "author": ident.author,

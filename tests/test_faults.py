@@ -69,6 +69,7 @@ def test_a_chatty_bot_with_info_unknown_lines_and_stderr_is_not_faulted(record_p
     assert summary["faults"] == []
     record = read_records(record_path)[0]
     assert record["info"]["0"][0] == "thinking hard"
+    assert record["seats"][0]["ignored_lines"] > 0
 
 
 def test_abort_policy_stops_the_match_with_exit_status_1(record_path: Path) -> None:

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 import click
 
 from ..errors import UsageError
-from ..games import registry
 from ..records import Loaded, read
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout instead of text.")
-
-
-def game_choice_help() -> str:
-    return ", ".join(sorted(registry.GAMES))
 
 
 def parse_assignments(items: Iterable[str]) -> dict[str, str]:
@@ -47,5 +42,3 @@ def load_records(path: str, select: int | None) -> list[Loaded]:
 record_select = click.option(
     "--game", "select", type=int, default=None, metavar="K", help="Only the K-th record of the file (from 1)."
 )
-
-Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..errors import UsageError, VerificationError
+from ..errors import UsageError
 from ..games import registry
 from ..replay import walk
 from .common import load_records, record_select
@@ -51,14 +51,15 @@ def render(record: dict[str, Any], seat: int | None, where: str) -> None:
                         click.echo(line)
     except StopIteration as stop:
         replayed = stop.value
-    except VerificationError:
-        raise
     click.echo("")
     outcome = replayed.outcome
     if outcome is None:
         click.echo("aborted: no result")
         return
-    who = lambda seats: ", ".join(f"{s}:{names[s]}" for s in seats) or "-"  # noqa: E731
+
+    def who(seats: tuple[int, ...]) -> str:
+        return ", ".join(f"{s}:{names[s]}" for s in seats) or "-"
+
     click.echo("final: " + "  ".join(f"{s}:{names[s]} {v}" for s, v in enumerate(outcome.scores)))
     click.echo(f"winners: {who(outcome.winners)}   losers: {who(outcome.losers)}"
                + (f"   draws: {who(outcome.draws)}" if outcome.draws else ""))

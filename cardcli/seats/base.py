@@ -84,6 +84,8 @@ class Seat:
         """A short name for log lines (``seat2``)."""
         self.identity = Identity()
         self.info: list[str] = []
+        self.ignored_lines = 0
+        """Lines from the bot that the protocol ignores (unknown first word): counted, recorded."""
 
     started = False
     """True once :meth:`start` has run: a seat is started once and may play many matches."""

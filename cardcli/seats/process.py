@@ -52,7 +52,6 @@ class ProcessSeat(Seat):
         self._stderr_thread: threading.Thread | None = None
         self._stdout_fd = -1
         self._stdin_fd = -1
-        self.ignored_lines = 0
         self._input_overflow = False
 
     @property
