@@ -42,6 +42,7 @@ def assert_forfeit(summary: dict, record_path: Path, kind: str) -> dict:
         (("--two-words-at", "2"), "malformed", "a move is one token"),
         (("--long-at", "2"), "malformed", "longer than 8192 bytes"),
         (("--bad-utf8-at", "2"), "malformed", "invalid UTF-8"),
+        (("--double-at", "2"), "protocol", "move sent without a request"),
         (("--no-ready",), "timeout", "handshake"),
         (("--exit-at-start",), "crash", "exited with status 0"),
     ],

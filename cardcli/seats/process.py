@@ -248,27 +248,13 @@ class ProcessSeat(Seat):
         """Before a request: any ``move`` already waiting was sent without being asked for."""
         try:
             self._read_available()
+            while (line := self._pop_line()) is not None:
+                parsed = protocol.parse_bot_line(line)
+                if parsed.kind == "move":
+                    raise SeatFault(FaultKind.PROTOCOL, f"move sent without a request: {clip(line)!r}")
+                self._note(parsed, line)
         except SeatFault as fault:
             self._answer = Answer(None, 0.0, fault)
-            return
-        while True:
-            line = self._pop_line_safe()
-            if line is None:
-                return
-            parsed = protocol.parse_bot_line(line)
-            if parsed.kind == "move":
-                self._answer = Answer(
-                    None, 0.0, SeatFault(FaultKind.PROTOCOL, f"move sent without a request: {clip(line)!r}")
-                )
-                return
-            self._note(parsed, line)
-
-    def _pop_line_safe(self) -> str | None:
-        try:
-            return self._pop_line()
-        except SeatFault as fault:
-            self._answer = Answer(None, 0.0, fault)
-            return None
 
     def _note(self, parsed: protocol.BotLine, line: str) -> None:
         if parsed.kind == "info":

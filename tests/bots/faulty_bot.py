@@ -18,6 +18,7 @@ p.add_argument("--delay", type=float, default=0.0)
 p.add_argument("--illegal-at", type=int, default=0, help="answer a move that was not offered")
 p.add_argument("--garbage-at", type=int, default=0, help="answer a line that is not a move")
 p.add_argument("--two-words-at", type=int, default=0, help="answer 'move A B'")
+p.add_argument("--double-at", type=int, default=0, help="answer twice")
 p.add_argument("--long-at", type=int, default=0, help="answer a line of 100 kB")
 p.add_argument("--bad-utf8-at", type=int, default=0, help="answer bytes that are not UTF-8")
 p.add_argument("--no-ready", action="store_true", help="never finish the handshake")
@@ -82,6 +83,8 @@ for raw in sys.stdin:
             send("move")
         elif n == args.two_words_at:
             send(f"move {moves[0]} {moves[0]}")
+        elif n == args.double_at:
+            send(f"move {moves[0]}\nmove {moves[0]}")  # one write, so both lines arrive together
         elif n == args.long_at:
             send("info " + "x" * 100_000)
         elif n == args.bad_utf8_at:
