@@ -126,7 +126,7 @@ class Referee:
             except SeatFault as fault:
                 self._fault(seat, fault, during="the handshake")
         names = [self._name(s) for s in range(self.setup.num_players)]
-        order = "cw" if getattr(self.setup.options, "play_direction", "ccw") == "cw" else "ccw"
+        order = self.setup.spec.play_order(self.setup.options)
         for seat, bot in enumerate(self.seats):
             if seat not in self.fallbacks:
                 bot.notify(
@@ -188,7 +188,7 @@ class Referee:
 
     def _why_illegal(self, seat: int, move: str) -> str:
         """The engine's reason, asked on a copy so the live state cannot change."""
-        probe = _copy(self.state)
+        probe = copy.deepcopy(self.state)
         try:
             probe.apply(seat, move)
         except MoveError as err:
@@ -295,10 +295,6 @@ class Referee:
                 "options": [list(o) for o in ident.options],
             },
         }
-
-
-def _copy(state: MatchState) -> MatchState:
-    return copy.deepcopy(state)
 
 
 def _now() -> str:

@@ -15,6 +15,8 @@ import pytest
 
 from cardcli.games import registry
 from cardcli.games.base import Event
+from cardcli.games.dealing import shuffled
+from cardcli.games.peppa import CARD_VALUES
 from cardcli.games.tricks import step
 from cardcli.replay import verify
 from harness import Played, every_game_variant_and_count, play, random_options
@@ -27,8 +29,6 @@ def peppa_invariants(played: Played) -> None:
     setup = registry.resolve("peppa", record["variant"], record["options"], 4, record["seed"])
     deck = {c.text for c in setup.spec.deck()}
     clockwise = record["options"]["play_direction"] == "cw"
-    from cardcli.games.peppa import CARD_VALUES
-
     deal_total = sum(CARD_VALUES[record["options"]["card_values"]].values())
     for deal in record["deals"]:
         hands = deal["hands"]
@@ -103,8 +103,6 @@ def test_the_dealt_cards_are_spread_evenly_over_many_seeds() -> None:
     for seed in range(400):
         setup = registry.resolve("peppa", None, {}, None, seed)
         state = setup.new_match()
-        from cardcli.games.dealing import shuffled
-
         state.deal(shuffled(seed, 0, setup.spec.deck()))
         for seat, hand in enumerate(state.dealt_hands):
             counts.update((seat, c.text) for c in hand)

@@ -72,6 +72,7 @@ def test_each_seat_gets_the_match_header_and_the_result() -> None:
 def test_built_in_random_players_are_reproducible_by_seed() -> None:
     a = play_match(setup(seed=9), [random_seat("r", f"9/{i}") for i in range(4)]).record
     b = play_match(setup(seed=9), [random_seat("r", f"9/{i}") for i in range(4)]).record
-    assert [d["moves"] for d in a["deals"]] != [] and [
-        [m["move"] for m in d["moves"]] for d in a["deals"]
-    ] == [[m["move"] for m in d["moves"]] for d in b["deals"]]
+    moves_a = [[m["move"] for m in d["moves"]] for d in a["deals"]]
+    moves_b = [[m["move"] for m in d["moves"]] for d in b["deals"]]
+    assert moves_a and all(moves_a)
+    assert moves_a == moves_b

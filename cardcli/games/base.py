@@ -139,6 +139,8 @@ class GameSpec:
     first_dealer: Callable[[Any, int, int], int]
     """``first_dealer(options, num_players, drawn)``: the options may fix the first dealer;
     ``drawn`` is the seat drawn at random from the seed."""
+    play_order: Callable[[Any], str] = lambda options: "cw"
+    """``play_order(options)``: ``cw`` or ``ccw``, the direction of play the header announces."""
     renderer: Callable[[Sequence[str]], Any] | None = None
     """``renderer(names)`` gives an object whose ``feed(event)`` returns lines for people."""
 

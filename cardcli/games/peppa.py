@@ -450,5 +450,6 @@ SPEC = GameSpec(
     deck=french_52,
     new_match=PeppaMatch,
     first_dealer=_first_dealer,
+    play_order=lambda options: options.play_direction,
     renderer=PeppaRenderer,
 )
