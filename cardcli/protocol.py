@@ -33,12 +33,14 @@ def match_header(
     options: Iterable[tuple[str, str]],
     names: Sequence[str],
     order: str,
+    teams: Sequence[Sequence[int]] = (),
 ) -> list[str]:
     """The lines that open a match for one seat, ending with ``begin``."""
     lines = [f"game {game} {variant} {num_seats} {seat}"]
     lines += [f"option {name} {value}" for name, value in options]
     lines += [f"player {i} {one_line(name)}" for i, name in enumerate(names)]
     lines.append(f"order {order}")
+    lines += ["team " + " ".join(map(str, team)) for team in teams]
     lines.append("begin")
     return lines
 

@@ -58,7 +58,8 @@ class DealRecord:
 
     number: int
     dealer: int
-    hands: list[list[str]]
+    facts: dict[str, Any]
+    """What was dealt (``hands``, and a ``floor`` or ``dead`` hand where the game has one)."""
     moves: list[MoveRecord] = attrs.field(factory=list)
     points: list[int] | None = None
     totals: list[int] | None = None
@@ -68,7 +69,7 @@ class DealRecord:
         return {
             "number": self.number,
             "dealer": self.dealer,
-            "hands": self.hands,
+            **self.facts,
             "moves": [m.to_json() for m in self.moves],
             "points": self.points,
             "totals": self.totals,

@@ -138,6 +138,7 @@ class Referee:
                         opt.to_wire(self.setup.options),
                         names,
                         order,
+                        self.setup.spec.teams(self.setup.num_players),
                     )
                 )
 
@@ -145,8 +146,7 @@ class Referee:
         index = self.state.deal_number
         deck = shuffled(self.setup.seed, index, self.setup.spec.deck())
         events = self.state.deal(deck)
-        hands = [[c.text for c in hand] for hand in self.state.dealt_hands]
-        self.deals.append(DealRecord(self.state.deal_number, self.state.dealer, hands))
+        self.deals.append(DealRecord(self.state.deal_number, self.state.dealer, self.state.deal_facts()))
         self._route(events)
 
     def _decide(self, decisions: tuple[Decision, ...]) -> None:

@@ -73,13 +73,14 @@ def walk(record: dict[str, Any], where: str = "record") -> Iterator[Step]:
             raise fail("the record starts a new deal before the previous one ended", number)
         try:
             events = state.deal(shuffled(setup.seed, index, setup.spec.deck()))
-            hands = [[c.text for c in hand] for hand in state.dealt_hands]
+            facts = state.deal_facts()
             if deal.get("number") != number:
                 raise fail(f"deal numbered {deal.get('number')!r}, expected {number}", number)
             if deal.get("dealer") != state.dealer:
                 raise fail(f"dealer {deal.get('dealer')!r}, but the rules make seat {state.dealer} deal", number)
-            if deal.get("hands") != hands:
-                raise fail("the dealt hands are not the ones the seed deals", number)
+            for key, value in facts.items():
+                if deal.get(key) != value:
+                    raise fail(f"the dealt {key} are not the ones the seed deals", number)
             yield Step(number, None, tuple(events), deal)
             for m, move in enumerate(deal["moves"]):
                 yield Step(number, m, tuple(_apply(state, move, fail, number, m)), move)

@@ -108,9 +108,10 @@ class MatchState(Protocol):
     @property
     def deal_scores(self) -> tuple[DealScore, ...]: ...
 
-    @property
-    def dealt_hands(self) -> tuple[tuple[Card, ...], ...]:
-        """The hands of the current (or last) deal as dealt, before any pass."""
+    def deal_facts(self) -> dict[str, Any]:
+        """What the current deal dealt, as JSON values for the record: at least ``hands``
+        (each seat's cards as dealt, before any pass), plus what else the game deals (a floor,
+        a dead hand). ``verify`` recomputes these from the seed and compares them."""
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         """The result; forfeited seats rank last whatever their score."""
@@ -139,6 +140,8 @@ class GameSpec:
     first_dealer: Callable[[Any, int, int], int]
     """``first_dealer(options, num_players, drawn)``: the options may fix the first dealer;
     ``drawn`` is the seat drawn at random from the seed."""
+    teams: Callable[[int], tuple[tuple[int, ...], ...]] = lambda num_players: ()
+    """``teams(num_players)``: the partnerships, or ``()`` when everyone plays alone."""
     play_order: Callable[[Any], str] = lambda options: "cw"
     """``play_order(options)``: ``cw`` or ``ccw``, the direction of play the header announces."""
     renderer: Callable[[Sequence[str]], Any] | None = None

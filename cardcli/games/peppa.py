@@ -13,7 +13,7 @@ at the dealer's right (``dealer-1``) in both directions of play.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Sequence
+from typing import Any, Sequence
 
 import attrs
 
@@ -193,6 +193,9 @@ class PeppaMatch:
     @property
     def dealt_hands(self) -> tuple[tuple[Card, ...], ...]:
         return self._dealt
+
+    def deal_facts(self) -> dict[str, Any]:
+        return {"hands": [list(_cards_text(h)) for h in self._dealt]}
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
         if self.phase != Phase.DEAL:
