@@ -32,9 +32,12 @@ class Card:
     suit: str
     text: str = attrs.field(init=False, eq=False, repr=False)
     """The two-character text, ``"QS"``; computed once, as engines read it on every move."""
+    sort_key: tuple[int, int] = attrs.field(init=False, eq=False, repr=False)
+    """Canonical order: by suit (C, D, H, S), then by rank from low to high."""
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "text", RANKS[self.rank - 2] + self.suit)
+        object.__setattr__(self, "sort_key", (SUITS.index(self.suit), self.rank))
 
     @staticmethod
     def parse(text: str) -> "Card":
@@ -43,11 +46,6 @@ class Card:
         if card is None:
             raise InvalidMoveError(f"not a card: {text!r}")
         return card
-
-    @property
-    def sort_key(self) -> tuple[int, int]:
-        """Canonical order: by suit (C, D, H, S), then by rank from low to high."""
-        return (SUITS.index(self.suit), self.rank)
 
     def symbol(self) -> str:
         """Human text with a suit symbol, ``Q♠``; the ten is written ``10``."""

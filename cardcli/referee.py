@@ -148,6 +148,7 @@ class Referee:
         events = self.state.deal(deck)
         self.deals.append(DealRecord(self.state.deal_number, self.state.dealer, self.state.deal_facts()))
         self._route(events)
+        self._score_deal()
 
     def _decide(self, decisions: tuple[Decision, ...]) -> None:
         requests = {
@@ -180,6 +181,12 @@ class Referee:
         deal = self.deals[-1]
         deal.moves.append(MoveRecord(seat, decision.kind, answer.move, round(answer.elapsed * 1000, 3), by))
         self._route(events)
+        self._score_deal()
+
+    def _score_deal(self) -> None:
+        """Copy the current deal's score into its record once the rules have scored it (after
+        its last move, or at once for a deal that is void)."""
+        deal = self.deals[-1]
         scores = self.state.deal_scores
         if deal.points is None and len(scores) >= deal.number:
             finished = scores[deal.number - 1]

@@ -48,7 +48,7 @@ def random_options(spec: GameSpec, variant: str, rng: random.Random) -> dict[str
     the conformance suite explores house-rule combinations as well as deals."""
     chosen: dict[str, Any] = {}
     for s in opt.specs(spec.options_class, spec.variant(variant).defaults):
-        if rng.random() < 0.5:
+        if rng.random() < 0.5 or s.name == "first_dealer":
             continue
         if s.kind == "bool":
             chosen[s.name] = rng.choice([True, False])

@@ -55,7 +55,41 @@ def peppa_leaks(played: Played) -> None:
                 assert cards_in(line) <= public | holding, f"seat {seat} told a hidden card: {line}"
 
 
-LEAK_CHECKS: dict[str, Callable[[Played], None]] = {"peppa": peppa_leaks}
+def seep_leaks(played: Played) -> None:
+    """No line names a card still hidden in another seat's hand (or, before the floor is turned
+    up, a floor card); the void deal's reveal of the bidder's four cards is the one exception."""
+    record = played.result.record
+    floor_first = record["options"]["reveal_floor_before_bid"]
+    for seat, bot in enumerate(played.seats):
+        deals = iter(record["deals"])
+        hidden: set[str] = set()
+        floor: set[str] = set()
+        own: set[str] = set()
+        for line in bot.lines:
+            word, *args = line.split()
+            if word == "deal":
+                deal = next(deals)
+                own = set(deal["hands"][seat])
+                hidden = {c for s, h in enumerate(deal["hands"]) if s != seat for c in h}
+                floor = set() if floor_first else set(deal["floor"])
+                continue
+            if word == "void":
+                continue
+            if word == "bid":
+                floor = set()
+            if word == "play":
+                token = args[1]
+                verb, rest = token.split(":", 1)
+                card = rest.split(":")[0] if verb in ("take", "throw") else rest.split(":", 1)[1].split(",")[0].split("+")[0]
+                hidden.discard(card)
+            named = cards_in(line)
+            if word == "hand":
+                assert named <= own, "a seat is told only its own cards"
+            assert not named & hidden, f"seat {seat} told a hidden card: {line[:100]}"
+            assert not named & floor, f"seat {seat} told a face-down floor card: {line[:100]}"
+
+
+LEAK_CHECKS: dict[str, Callable[[Played], None]] = {"peppa": peppa_leaks, "seep": seep_leaks}
 
 
 @pytest.mark.parametrize("game, variant, players", every_game_variant_and_count())

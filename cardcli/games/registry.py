@@ -12,11 +12,11 @@ import attrs
 
 from ..errors import UsageError
 from . import options as opt
-from . import peppa
+from . import peppa, seep
 from .base import GameSpec, MatchState, Variant
 from .dealing import draw_seat
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (peppa.SPEC,)}
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (peppa.SPEC, seep.SPEC)}
 
 
 def get(name: str) -> GameSpec:
