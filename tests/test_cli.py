@@ -139,3 +139,24 @@ def test_version_and_help() -> None:
     assert invoke("--version").exit_code == 0
     result = invoke("play", "--help")
     assert result.exit_code == 0 and "--seat" in result.output and "--on-fault" in result.output
+
+
+def test_games_and_rules_describe_seep_with_its_variants_counts_and_options() -> None:
+    data = json.loads(invoke("games", "--json").output)
+    seep = next(g for g in data if g["name"] == "seep")
+    assert seep["players"] == [4, 2, 3]
+    assert [v["name"] for v in seep["variants"]] == ["standard", "thirty", "no_cementing"]
+    options = {o["name"]: o for o in seep["options"]}
+    assert options["cementing"]["defaults"] == {"standard": True, "thirty": True, "no_cementing": False}
+    assert options["scoring"]["defaults"]["thirty"] == "thirty"
+    assert options["baazi_target"]["defaults"]["standard"] == 100
+    result = invoke("rules", "seep")
+    assert result.exit_code == 0 and "baazi" in result.output and "throw_rule" in result.output
+
+
+def test_seep_player_count_follows_the_seats_or_players_option() -> None:
+    assert len(run_json("play", "seep", "--seed", "1", "--players", "3")["players"]) == 3
+    proc = run_cli("play", "seep", "--players", "5")
+    assert proc.returncode == 2 and "seep is played by 2, 3 or 4 players, not 5" in proc.stderr
+    proc = run_cli("play", "seep", "--players", "2", "-o", "first_dealer=3")
+    assert proc.returncode == 2 and "first_dealer 3" in proc.stderr

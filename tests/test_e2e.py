@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from conftest import BASH_BOT, FAULTY_BOT, PYTHON_BOT, read_records, run_cli, run_json
 
 
@@ -88,3 +90,20 @@ def test_a_bot_that_crashed_is_restarted_for_the_next_match(tmp_path: Path) -> N
     summaries = [json.loads(line) for line in proc.stdout.splitlines()]
     assert [[f["kind"] for f in s["faults"]] for s in summaries] == [["crash"], ["crash"]]
     assert len(pidfile.read_text().splitlines()) == 2
+
+
+@pytest.mark.parametrize("players, variant", [(4, "standard"), (3, "standard"), (2, "standard"), (4, "no_cementing")])
+def test_shipped_bots_play_whole_seep_matches_that_verify(players: int, variant: str, record_path: Path) -> None:
+    bots = [f"{PYTHON_BOT} --seed 1", f"{BASH_BOT} --seed 2", f"{PYTHON_BOT} --seed 3", f"{BASH_BOT} --seed 4"]
+    seats = [arg for bot in bots[:players] for arg in ("--seat", bot)]
+    summary = run_json("play", "seep", "--variant", variant, "--seed", "12", *seats, "--record", str(record_path))
+    assert summary["status"] == "complete" and summary["faults"] == []
+    assert summary["winners"]
+    assert summary["lower_is_better"] is False
+    if players == 4:
+        scores = [p["score"] for p in summary["players"]]
+        assert scores[0] == scores[2] and scores[1] == scores[3], "partners share their side's score"
+    proc = run_cli("verify", str(record_path))
+    assert proc.returncode == 0, proc.stdout
+    replay = run_cli("replay", str(record_path))
+    assert "bids" in replay.stdout and "floor:" in replay.stdout

@@ -126,3 +126,46 @@ def test_replay_of_a_corrupt_file_is_one_line_exit_2(tmp_path: Path) -> None:
     proc = run_cli("replay", str(path))
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "not a JSON record" in proc.stderr
+
+
+@pytest.fixture(scope="module")
+def seep_honest(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("seep") / "r.jsonl"
+    run_cli("play", "seep", "--seed", "7", "--record", str(path), check=True)
+    return read_records(path)[0]
+
+
+def _first_move(record: dict[str, Any], test: Callable[[str], bool]) -> dict[str, Any]:
+    return next(m for d in record["deals"] for m in d["moves"] if test(m["move"]))
+
+
+def seep_capture_not_maximal(record: dict[str, Any]) -> None:
+    move = _first_move(record, lambda t: t.startswith("take:") and t.count(",") >= 1 and "h" not in t.split(":")[2])
+    move["move"] = move["move"].rsplit(",", 1)[0]
+
+
+def seep_house_above_13(record: dict[str, Any]) -> None:
+    move = _first_move(record, lambda t: t.startswith("build:"))
+    move["move"] = "build:14:" + move["move"].split(":", 2)[2]
+
+
+def seep_edit_the_floor(record: dict[str, Any]) -> None:
+    record["deals"][0]["floor"][0], record["deals"][0]["hands"][0][0] = (
+        record["deals"][0]["hands"][0][0], record["deals"][0]["floor"][0])
+
+
+@pytest.mark.parametrize(
+    "tamper, expected",
+    [
+        (seep_capture_not_maximal, "illegal move 'take:"),
+        (seep_house_above_13, "illegal move 'build:14:"),
+        (seep_edit_the_floor, "the dealt"),
+    ],
+)
+def test_an_edited_seep_record_fails(tamper: Callable[[dict[str, Any]], None], expected: str,
+                                     seep_honest: dict[str, Any], tmp_path: Path) -> None:
+    record = json.loads(json.dumps(seep_honest))
+    tamper(record)
+    proc = run_cli("verify", str(write(tmp_path / "edited.jsonl", [seep_honest, record])))
+    assert proc.returncode == 1, proc.stdout
+    assert expected in proc.stdout and "1 verified, 1 failed" in proc.stdout

@@ -60,7 +60,7 @@ def games(as_json: bool) -> None:
         )
         return
     for spec in registry.GAMES.values():
-        counts = " or ".join(map(str, spec.player_counts))
+        counts = ", ".join(map(str, sorted(spec.player_counts)))
         click.echo(f"{spec.name}: {spec.title}, {counts} players")
         click.echo("  variants:")
         for v in spec.variants:

@@ -63,7 +63,8 @@ def resolve(
         raise UsageError(f"unknown variant {variant!r} of {game}; variants: {names}")
     count = spec.player_counts[0] if num_players is None else num_players
     if count not in spec.player_counts:
-        counts = " or ".join(map(str, spec.player_counts))
+        ordered = [str(c) for c in sorted(spec.player_counts)]
+        counts = ordered[0] if len(ordered) == 1 else ", ".join(ordered[:-1]) + " or " + ordered[-1]
         raise UsageError(f"{game} is played by {counts} players, not {count}")
     options = opt.build(spec.options_class, chosen.defaults, given)
     return Setup(spec, chosen, options, count, seed)
