@@ -21,7 +21,7 @@ from ..errors import IllegalMoveError, InvalidMoveError, OptionError
 from . import options as opt
 from .base import DealScore, Decision, Event, GameSpec, Outcome, Variant
 from .seep_text import SeepRenderer
-from .seep_floor import Group, packings, sum_groups, text, value
+from .seep_floor import Group, Packing, packings, sum_groups, text, value
 from .tricks import seat_order, step
 
 HOUSE_VALUES = range(9, 14)
@@ -362,8 +362,17 @@ class SeepMatch:
             found = self._sums_cache[key] = sum_groups(self.loose, target)
         return found
 
+    def _packings(self, cards: list[Card], target: int) -> list[Packing]:
+        """Maximal packings of ``cards`` for ``target``, computed once per set of cards."""
+        key = (-target, tuple(cards))
+        found = self._packings_cache.get(key)
+        if found is None:
+            found = self._packings_cache[key] = packings(cards, target)
+        return found
+
     def _moves(self, seat: int) -> list[Move]:
         self._sums_cache = {}
+        self._packings_cache: dict[tuple[int, tuple[Card, ...]], list[Packing]] = {}
         hand = self.hands[seat]
         moves: list[Move] = []
         throws: list[Move] = []
@@ -413,10 +422,7 @@ class SeepMatch:
                 if target == v and not self.options.cementing:
                     continue
                 rest = [c for c in self.loose if c not in first]
-                if self.options.cementing:
-                    absorbed = packings(rest, target)
-                else:
-                    absorbed = packings([], target)
+                absorbed = self._packings(rest if self.options.cementing else [], target)
                 for packing in absorbed:
                     used = frozenset(first) | packing.cards
                     if not used or (target, used) in seen:
@@ -470,7 +476,7 @@ class SeepMatch:
                 made = House(target, _pile(card, (*existing.cards, *house.cards)), True, existing.owners | {seat})
                 result.append(Move(base, "break", card, frozenset(), (old_value, target), made))
                 continue
-            absorbed = packings(self.loose, target) if self.options.cementing else packings([], target)
+            absorbed = self._packings(self.loose if self.options.cementing else [], target)
             for packing in absorbed:
                 made = House(
                     target, _pile(card, (*house.cards, *packing.cards)), bool(packing.cards), frozenset({seat})
@@ -490,6 +496,8 @@ class SeepMatch:
     def _keeps_houses(self, seat: int, move: Move) -> bool:
         """The retention duty (S8, S9): after the move every owner still holds a card of each of
         their houses' values; with ``last_key_capture_only`` off, only the house just made."""
+        if not self.houses and move.made is None:
+            return True
         houses = [h for v, h in self.houses.items() if v not in move.removed]
         if move.made is not None:
             houses.append(move.made)
