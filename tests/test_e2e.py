@@ -92,7 +92,7 @@ def test_a_bot_that_crashed_is_restarted_for_the_next_match(tmp_path: Path) -> N
     assert len(pidfile.read_text().splitlines()) == 2
 
 
-@pytest.mark.parametrize("players, variant", [(4, "standard"), (3, "standard"), (2, "standard"), (4, "no_cementing")])
+@pytest.mark.parametrize("players, variant", [(4, "standard"), (3, "standard"), (2, "standard"), (4, "no_cementing"), (2, "thirty")])
 def test_shipped_bots_play_whole_seep_matches_that_verify(players: int, variant: str, record_path: Path) -> None:
     bots = [f"{PYTHON_BOT} --seed 1", f"{BASH_BOT} --seed 2", f"{PYTHON_BOT} --seed 3", f"{BASH_BOT} --seed 4"]
     seats = [arg for bot in bots[:players] for arg in ("--seat", bot)]
