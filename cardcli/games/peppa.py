@@ -22,7 +22,7 @@ from ..errors import IllegalMoveError, InvalidMoveError
 from . import options as opt
 from .peppa_text import PeppaRenderer
 from .base import DealScore, Decision, Event, GameSpec, Outcome, Variant
-from .tricks import followers, seat_order, step, trick_winner
+from .tricks import TrickPlay, seat_order, step
 
 NUM_PLAYERS = 4
 HAND_SIZE = 13
@@ -166,11 +166,8 @@ class PeppaMatch:
         self.hands: list[list[Card]] = [[] for _ in range(NUM_PLAYERS)]
         self.pass_direction = "hold"
         self.passes: dict[int, tuple[Card, ...]] = {}
-        self.trick: list[tuple[int, Card]] = []
-        self.trick_number = 0
-        self.turn = 0
-        self.taken: list[list[Card]] = [[] for _ in range(NUM_PLAYERS)]
-        self.tricks_won = [0] * NUM_PLAYERS
+        self.leader = 0
+        self.tricks = TrickPlay(self.hands, 0, self.clockwise, self._trick_points)
         self.hearts_broken = False
         self._result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
@@ -213,9 +210,7 @@ class PeppaMatch:
             hands[order[slot]].append(c)
         self.hands = [sort_cards(h) for h in hands]
         self._dealt = tuple(tuple(h) for h in self.hands)
-        self.taken = [[] for _ in range(NUM_PLAYERS)]
-        self.tricks_won = [0] * NUM_PLAYERS
-        self.trick, self.trick_number, self.turn = [], 0, leader
+        self.leader = leader
         self.hearts_broken = False
         self.passes = {}
         cycle = self.options.pass_cycle
@@ -239,7 +234,8 @@ class PeppaMatch:
                 if s not in self.passes
             )
         if self.phase == Phase.PLAY:
-            return (Decision(self.turn, "play", _cards_text(self.legal_plays(self.turn))),)
+            turn = self.tricks.turn
+            return (Decision(turn, "play", _cards_text(self.legal_plays(turn))),)
         return ()
 
     def apply(self, seat: int, move: str) -> list[Event]:
@@ -271,13 +267,11 @@ class PeppaMatch:
     def legal_plays(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now, in canonical order."""
         hand = self.hands[seat]
-        first_trick = self.trick_number == 0
-        if self.trick:
-            allowed = followers(hand, self.trick[0][1].suit)
-        elif first_trick and self.options.two_of_clubs_leads:
-            return [c for c in hand if c.text == "2C"]
-        else:
-            allowed = list(hand)
+        first_trick = self.tricks.number == 0
+        allowed = self.tricks.follow(seat)
+        if not self.tricks.trick:
+            if first_trick and self.options.two_of_clubs_leads:
+                return [c for c in hand if c.text == "2C"]
             if self.options.hearts_must_be_broken and not self.hearts_broken:
                 allowed = [c for c in allowed if c.suit != "H"] or allowed
         if first_trick and self.options.no_points_first_trick:
@@ -317,55 +311,37 @@ class PeppaMatch:
 
     def _start_play(self) -> list[Event]:
         self.phase = Phase.PLAY
+        leader = self.leader
         if self.options.two_of_clubs_leads:
-            self.turn = next(s for s, h in enumerate(self.hands) if Card.parse("2C") in h)
-        return [Event("trick", ("1", str(self.turn)))]
+            leader = next(s for s, h in enumerate(self.hands) if Card.parse("2C") in h)
+        self.tricks = TrickPlay(self.hands, leader, self.clockwise, self._trick_points)
+        return self.tricks.start()
+
+    def _trick_points(self, cards: Sequence[Card], last: bool) -> int:
+        return sum(self.values[c] for c in cards)
 
     def _apply_play(self, seat: int, move: str) -> list[Event]:
-        if seat != self.turn:
-            raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        played = Card.parse(move)
-        if played.text != move:
-            raise InvalidMoveError(f"write the card as {played.text}, not {move!r}")
-        if played not in self.hands[seat]:
-            raise IllegalMoveError(f"{move} is not in seat {seat}'s hand")
+        played = self.tricks.card_for(seat, move)
         if played not in self.legal_plays(seat):
             raise IllegalMoveError(f"{move} may not be played now: {self._why_not(seat)}")
-        self.hands[seat].remove(played)
-        self.trick.append((seat, played))
         if played.suit == "H" or (played == QUEEN_OF_SPADES and self.options.queen_breaks_hearts):
             self.hearts_broken = True
-        events = [Event("play", (str(seat), move))]
-        if len(self.trick) < NUM_PLAYERS:
-            self.turn = step(seat, NUM_PLAYERS, self.clockwise)
-            return events
-        return events + self._end_trick()
+        events = self.tricks.play(seat, played)
+        return events + self._end_deal() if self.tricks.finished else events
 
     def _why_not(self, seat: int) -> str:
-        if self.trick and any(c.suit == self.trick[0][1].suit for c in self.hands[seat]):
+        led = self.tricks.led_suit
+        first = self.tricks.number == 0
+        if led is not None and any(c.suit == led for c in self.hands[seat]):
             return "must follow suit"
-        if self.trick_number == 0 and self.options.two_of_clubs_leads and not self.trick:
+        if first and self.options.two_of_clubs_leads and led is None:
             return "the first trick is led with 2C"
-        if self.trick_number == 0 and self.options.no_points_first_trick:
+        if first and self.options.no_points_first_trick:
             return "no points in the first trick"
         return "hearts are not broken"
 
-    def _end_trick(self) -> list[Event]:
-        winner = trick_winner(self.trick)
-        cards_ = [c for _, c in self.trick]
-        self.taken[winner].extend(cards_)
-        self.tricks_won[winner] += 1
-        points = sum(self.values[c] for c in cards_)
-        self.trick_number += 1
-        events = [Event("taken", (str(self.trick_number), str(winner), str(points)))]
-        self.trick = []
-        self.turn = winner
-        if self.trick_number < HAND_SIZE:
-            return events + [Event("trick", (str(self.trick_number + 1), str(winner)))]
-        return events + self._end_deal()
-
     def _end_deal(self) -> list[Event]:
-        points = [sum(self.values[c] for c in taken) for taken in self.taken]
+        points = [sum(self.values[c] for c in taken) for taken in self.tricks.taken]
         events: list[Event] = []
         notes: tuple[str, ...] = ()
         hero = self._cappotto_seat()
@@ -383,9 +359,9 @@ class PeppaMatch:
 
     def _cappotto_seat(self) -> int | None:
         if self.options.cappotto == "all_tricks":
-            return next((s for s, n in enumerate(self.tricks_won) if n == HAND_SIZE), None)
+            return next((s for s, n in enumerate(self.tricks.tricks_won) if n == HAND_SIZE), None)
         penalty = {c for c, v in self.values.items() if v}
-        return next((s for s, t in enumerate(self.taken) if penalty <= set(t)), None)
+        return next((s for s, t in enumerate(self.tricks.taken) if penalty <= set(t)), None)
 
     def _match_result(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """Winners and losers if the match is over after this deal, else None."""
