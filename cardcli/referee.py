@@ -280,6 +280,7 @@ class Referee:
                 "losers": list(outcome.losers),
                 "draws": list(outcome.draws),
                 "forfeits": list(outcome.forfeits),
+                "annulled": outcome.annulled,
             }
         if self.settings.keep_info:
             record["info"] = {str(s): list(bot.info) for s, bot in enumerate(self.seats) if bot.info}

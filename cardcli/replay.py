@@ -138,6 +138,7 @@ def _finish(record: dict[str, Any], state: MatchState, fail: Any) -> Replayed:
         "losers": list(outcome.losers),
         "draws": list(outcome.draws),
         "forfeits": list(outcome.forfeits),
+        "annulled": outcome.annulled,
     }
     if result != expected:
         raise fail(f"recorded result {result}, the rules give {expected}")

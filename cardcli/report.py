@@ -36,6 +36,7 @@ def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> 
         "winners": list(outcome.winners) if outcome else [],
         "losers": list(outcome.losers) if outcome else [],
         "draws": list(outcome.draws) if outcome else [],
+        "annulled": bool(outcome and outcome.annulled),
         "lower_is_better": bool(outcome and outcome.lower_is_better),
         "deals": len(record["deals"]),
         "deal_scores": [
@@ -79,7 +80,9 @@ def summary_text(setup: Setup, result: MatchResult, record_path: str | None) -> 
     totals = "".join(f"{p['score'] if p['score'] is not None else '-':>{width + 2}}" for p in data["players"])
     lines.append(f"{'total':>4}  {totals}")
     lines.append("")
-    if data["status"] == "complete":
+    if data["annulled"]:
+        lines.append("the match is annulled: nobody wins or loses")
+    elif data["status"] == "complete":
         order = "lowest wins" if data["lower_is_better"] else "highest wins"
         lines.append(f"winners: {_seats(data, data['winners'])}   ({order})")
         lines.append(f"losers:  {_seats(data, data['losers'])}")

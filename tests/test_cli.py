@@ -112,7 +112,7 @@ def test_replay_shows_tricks_with_suit_symbols_and_scores(record_path: Path) -> 
     assert result.exit_code == 0, result.output
     assert "Deal 1" in result.output and "trick  1:" in result.output
     assert any(sym in result.output for sym in "♠♥♦♣")
-    assert "points:" in result.output and "totals:" in result.output
+    assert "deal score:" in result.output and "totals:" in result.output
     assert result.output.count("hand of") >= 4
 
 

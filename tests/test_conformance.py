@@ -51,7 +51,7 @@ def peppa_invariants(played: Played) -> None:
     assert max(totals[s] for s in result["winners"]) <= min(totals[s] for s in result["losers"])
 
 
-def _check_turn_order(events: tuple[Event, ...], clockwise: bool) -> None:
+def _check_turn_order(events: tuple[Event, ...], clockwise: bool, num_players: int = 4) -> None:
     """Within a trick each play comes from the next seat in the direction of play; the taker of
     a trick leads the next one."""
     expected: int | None = None
@@ -60,7 +60,7 @@ def _check_turn_order(events: tuple[Event, ...], clockwise: bool) -> None:
             expected = int(e.args[1])
         elif e.kind == "play":
             assert expected is not None and int(e.args[0]) == expected, "turn order"
-            expected = step(expected, 4, clockwise)
+            expected = step(expected, num_players, clockwise)
         elif e.kind == "taken":
             expected = int(e.args[1])
 
@@ -137,7 +137,44 @@ def seep_invariants(played: Played) -> None:
     assert sorted(result["winners"] + result["losers"] + result["draws"]) == list(range(n))
 
 
-INVARIANTS: dict[str, Callable[[Played], None]] = {"peppa": peppa_invariants, "seep": seep_invariants}
+def pigugnin_invariants(played: Played) -> None:
+    record = played.result.record
+    n = len(record["seats"])
+    deck = {c.text for c in registry.get("pigugnin").deck()}
+    assert len(deck) == 40
+    for deal in record["deals"]:
+        assert [len(h) for h in deal["hands"]] == [40 // n] * n
+        assert set().union(*map(set, deal["hands"])) == deck, "every card dealt once"
+        assert sorted(m["move"] for m in deal["moves"]) == sorted(deck), "every card played once"
+    _check_turn_order(played.events, record["options"]["direction"] == "cw", n)
+    busche: list[int] = [0] * n
+    for e in played.events:
+        if e.kind == "deal":
+            busche = [0] * n
+        elif e.kind == "points":
+            assert sum(map(int, e.args)) == 35, "35 points a deal"
+        elif e.kind == "busca":
+            busche[int(e.args[0])] += int(e.args[2])
+        elif e.kind == "score":
+            assert list(map(int, e.args[1:])) == busche, "a deal's busche are the sum of its reasons"
+            assert sum(1 for b in busche if b) >= 1, "somebody always pays (at least the Pigugnìn)"
+    totals = [0] * n
+    for deal in record["deals"]:
+        totals = [t + p for t, p in zip(totals, deal["points"])]
+        assert totals == deal["totals"]
+    result = record["result"]
+    if result["annulled"]:
+        assert result["winners"] == result["losers"] == []
+    else:
+        assert sorted(result["winners"] + result["losers"] + result["draws"]) == list(range(n))
+        assert result["winners"] and result["losers"]
+
+
+INVARIANTS: dict[str, Callable[[Played], None]] = {
+    "peppa": peppa_invariants,
+    "seep": seep_invariants,
+    "pigugnin": pigugnin_invariants,
+}
 MATCHES_OF = {"seep": 4}
 """Seep matches run long (the 30-point baazi takes dozens of deals): fewer per combination."""
 

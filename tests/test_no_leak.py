@@ -89,7 +89,11 @@ def seep_leaks(played: Played) -> None:
             assert not named & floor, f"seat {seat} told a face-down floor card: {line[:100]}"
 
 
-LEAK_CHECKS: dict[str, Callable[[Played], None]] = {"peppa": peppa_leaks, "seep": seep_leaks}
+LEAK_CHECKS: dict[str, Callable[[Played], None]] = {
+    "peppa": peppa_leaks,
+    "seep": seep_leaks,
+    "pigugnin": peppa_leaks,  # the same trick-game knowledge model, without a pass
+}
 
 
 @pytest.mark.parametrize("game, variant, players", every_game_variant_and_count())

@@ -61,6 +61,9 @@ def render(record: dict[str, Any], seat: int | None, where: str) -> None:
         return ", ".join(f"{s}:{names[s]}" for s in seats) or "-"
 
     click.echo("final: " + "  ".join(f"{s}:{names[s]} {v}" for s, v in enumerate(outcome.scores)))
+    if outcome.annulled:
+        click.echo("the match is annulled: nobody wins or loses")
+        return
     click.echo(f"winners: {who(outcome.winners)}   losers: {who(outcome.losers)}"
                + (f"   draws: {who(outcome.draws)}" if outcome.draws else ""))
     if outcome.forfeits:

@@ -71,8 +71,12 @@ class Outcome:
     draws: tuple[int, ...] = ()
     forfeits: tuple[int, ...] = ()
     lower_is_better: bool = False
+    annulled: bool = False
+    """The match ended with no result for anybody (Il Pigugnìn's annulled match)."""
 
     def standing(self, seat: int) -> str:
+        if self.annulled:
+            return "annulled"
         if seat in self.winners:
             return "win"
         if seat in self.losers:

@@ -20,7 +20,7 @@ import attrs
 from ..cards import Card, french_52, sort_cards
 from ..errors import IllegalMoveError, InvalidMoveError
 from . import options as opt
-from .peppa_text import PeppaRenderer
+from .trick_text import TrickRenderer
 from .base import DealScore, Decision, Event, GameSpec, Outcome, Variant
 from .tricks import TrickPlay, seat_order, step
 
@@ -430,5 +430,5 @@ SPEC = GameSpec(
     new_match=PeppaMatch,
     first_dealer=_first_dealer,
     play_order=lambda options: options.play_direction,
-    renderer=PeppaRenderer,
+    renderer=TrickRenderer,
 )

@@ -55,7 +55,7 @@ class SeepOptions:
     )
     owner_may_throw: bool = opt.option(True, "a house owner may throw (S8)")
     last_key_capture_only: bool = opt.option(
-        True, "after every move each owner still holds a card of the house value (S8); off: checked only when building"
+        True, "after every move each owner still holds a card of the house value (S8); off: only the mover, for a house the move makes or changes"
     )
     retention_scope: str = opt.option(
         "player", "whose cards keep a house: each owner's own, or the owner's team's (S9)", choices=("player", "team")

@@ -1,4 +1,4 @@
-"""Peppa's events as text for people: the replay and the match summary read this."""
+"""The trick games' events as text for people (Peppa, Il Pigugnìn): what ``replay`` prints."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from ..cards import Card, render, render_hand
 from .base import Event
 
 
-class PeppaRenderer:
-    """Turns a stream of Peppa events into readable lines, one trick a line."""
+class TrickRenderer:
+    """Turns a stream of trick-game events into readable lines, one trick a line."""
 
     def __init__(self, names: Sequence[str]):
         self.names = list(names)
@@ -47,8 +47,14 @@ class PeppaRenderer:
             return [f"  trick {a[0]:>2}: {plays:<34} -> {self.who(a[1])} takes {a[2]}"]
         if kind == "cappotto":
             return [f"  CAPPOTTO by {self.who(a[0])}"]
+        if kind == "points":
+            return ["  card points: " + _per_seat(self, a)]
+        if kind == "notricks":
+            return ["  no trick for " + ", ".join(self.who(s) for s in a) + ": points are not counted"]
+        if kind == "busca":
+            return [f"  {self.who(a[0])} pays {a[2]} ({a[1].replace('_', ' ')})"]
         if kind == "score":
-            return ["  points: " + _per_seat(self, a[1:])]
+            return ["  deal score: " + _per_seat(self, a[1:])]
         if kind == "totals":
             return ["  totals: " + _per_seat(self, a)]
         return [f"  {event.line()}"]
@@ -58,5 +64,5 @@ def _cards(texts: Sequence[str]) -> list[Card]:
     return [Card.parse(t) for t in texts]
 
 
-def _per_seat(renderer: PeppaRenderer, values: Sequence[str]) -> str:
+def _per_seat(renderer: TrickRenderer, values: Sequence[str]) -> str:
     return "  ".join(f"{renderer.who(s)} {v}" for s, v in enumerate(values))

@@ -1,0 +1,368 @@
+"""Il Pigugnìn (Busca Reggiana): 40 cards, 4 or 5 players, avoid points, pay busche.
+
+``docs/rules/pigugnin.md`` explains every rule and option with the seed sentence or RULES.md
+item (G1..G16) it follows. Seats are numbered clockwise; play goes counter-clockwise by
+default, so the leader, the player after the dealer, is ``dealer-1``. The Italian suits map to
+French ones with Spade = spades and Denari (coins) = diamonds, so the Pigugnìn is J♠ and the
+settebello 7♦.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import attrs
+
+from ..cards import Card, french_40, sort_cards
+from ..errors import IllegalMoveError, OptionError
+from . import options as opt
+from .base import DealScore, Decision, Event, GameSpec, Outcome, Variant
+from .trick_text import TrickRenderer
+from .tricks import TrickPlay, seat_order, step
+
+PIGUGNIN = Card.parse("JS")
+SETTEBELLO = Card.parse("7D")
+POWER = {3: 10, 2: 9, 14: 8, 13: 7, 12: 6, 11: 5, 7: 4, 6: 3, 5: 2, 4: 1}
+"""Trick rank, strongest first: 3, 2, A, K, Q (Cavallo), J (Fante), 7, 6, 5, 4."""
+LAST_TRICK = 3
+NO_TRICK_BUSCHE = {1: 2, 2: 3, 3: 4, 4: 5}
+REASONS = ("no_trick", "threshold", "highest", "tie", "pigugnin")
+"""Why a busca is paid, in the order they are charged and shown."""
+
+
+def card_points(card: Card) -> int:
+    """Ace 3; two, three and the figures 1; the rest 0 (35 a deal with the last trick)."""
+    if card.rank == 14:
+        return 3
+    return 1 if card.rank in (2, 3, 11, 12, 13) else 0
+
+
+def threshold_busche(points: int) -> int:
+    """12-14 pay 1, 15-17 2, 18-20 3, 21-23 4, and from 24 one more per point (24 pays 5)."""
+    if points < 12:
+        return 0
+    if points >= 24:
+        return points - 19
+    return (points - 12) // 3 + 1
+
+
+@attrs.frozen
+class PigugninOptions:
+    """Every Pigugnìn house rule, with the defaults of RULES.md section 3."""
+
+    direction: str = opt.option("ccw", "direction of deal and play (G1)", choices=("ccw", "cw"))
+    first_dealer: str = opt.option(
+        "random", "the first dealer: drawn from the seed, or a seat number", choices=("random", "0", "1", "2", "3", "4")
+    )
+    first_hand_leader: str = opt.option(
+        "after_dealer",
+        "who leads the first deal: the player after the dealer, or the holder of 7♦, the settebello (G2)",
+        choices=("after_dealer", "seven_of_coins"),
+    )
+    first_trick_pigugnin_restriction: bool = opt.option(
+        False, "J♠ may be played in the first trick only when it is the only legal card (G3)"
+    )
+    tie_scope: str = opt.option(
+        "all",
+        "which equal scores pay: every group, groups above 0, groups that pay already, or the top group only (G7)",
+        choices=("all", "nonzero", "paying_only", "highest_only"),
+    )
+    cappotto_ends_match: bool = opt.option(True, "taking every trick of a deal wins the match at once (G10)")
+    lose_at: int = opt.option(10, "busche at which a player is out (G11)", minimum=1)
+    sole_loser_at: int = opt.option(20, "busche at which the only player out loses alone (G11)", minimum=1)
+    boundary_tie: str = opt.option(
+        "shared_loss", "a tie for the second losing place: all tied lose, or the match is annulled (G12)",
+        choices=("shared_loss", "annul"),
+    )
+    winner_tie: str = opt.option(
+        "draw", "a tie for the second winning place: the tied players draw, or all win (G13)",
+        choices=("draw", "shared_win"),
+    )
+
+
+VARIANTS = (Variant("standard", "Busca Reggiana as the seed plays it: 4 players with 10 cards or 5 with 8"),)
+
+
+class Phase:
+    DEAL = "deal"
+    PLAY = "play"
+    OVER = "over"
+
+
+Standings = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]
+"""Winners, losers, draws, annulled."""
+
+
+class PigugninMatch:
+    """A whole match of Pigugnìn, deal after deal, until two players are out."""
+
+    def __init__(self, options: PigugninOptions, num_players: int = 4, first_dealer: int = 0):
+        if num_players not in (4, 5):
+            raise ValueError("Il Pigugnìn is played by 4 or 5 players")
+        if options.first_dealer != "random" and int(options.first_dealer) >= num_players:
+            raise OptionError(f"first_dealer {options.first_dealer}: there are only {num_players} seats")
+        self.options = options
+        self.num_players = num_players
+        self.clockwise = options.direction == "cw"
+        self.dealer = first_dealer
+        self.phase = Phase.DEAL
+        self.totals = [0] * num_players
+        self.out: list[int] = []
+        """Players out (at ``lose_at`` busche or more), in the order they went out."""
+        self._scores: list[DealScore] = []
+        self._deals_started = 0
+        self._dealt: list[list[Card]] = []
+        self.hands: list[list[Card]] = [[] for _ in range(num_players)]
+        self.tricks = TrickPlay(self.hands, 0, self.clockwise, self._trick_points)
+        self._result: Standings | None = None
+        self._capper: int | None = None
+
+    # -- the protocol every game offers -------------------------------------------------------
+
+    def needs_deal(self) -> bool:
+        return self.phase == Phase.DEAL
+
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    @property
+    def deal_number(self) -> int:
+        return self._deals_started
+
+    @property
+    def deal_scores(self) -> tuple[DealScore, ...]:
+        return tuple(self._scores)
+
+    def deal_facts(self) -> dict[str, Any]:
+        return {"hands": [[c.text for c in h] for h in self._dealt]}
+
+    def deal(self, deck: Sequence[Card]) -> list[Event]:
+        if self.phase != Phase.DEAL:
+            raise IllegalMoveError("no deal is due now")
+        if len(deck) != 40 or set(deck) != set(french_40()):
+            raise IllegalMoveError("a Pigugnìn deal needs the 40 cards, each once")
+        if self._deals_started:
+            self.dealer = self.next_dealer
+        self._deals_started += 1
+        n = self.num_players
+        leader = step(self.dealer, n, self.clockwise)
+        order = seat_order(leader, n, self.clockwise)
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for k, c in enumerate(deck):
+            hands[order[k % n]].append(c)
+        self.hands = [sort_cards(h) for h in hands]
+        self._dealt = [list(h) for h in self.hands]
+        if self._deals_started == 1 and self.options.first_hand_leader == "seven_of_coins":
+            leader = next(s for s, h in enumerate(self.hands) if SETTEBELLO in h)
+        self.tricks = TrickPlay(self.hands, leader, self.clockwise, self._trick_points, power=_power)
+        self.phase = Phase.PLAY
+        events = [Event("deal", (str(self._deals_started), str(self.dealer)))]
+        events += [Event("hand", tuple(c.text for c in h), frozenset({s})) for s, h in enumerate(self.hands)]
+        return events + self.tricks.start()
+
+    @property
+    def next_dealer(self) -> int:
+        """Whoever took the Pigugnìn in the last deal deals the next one."""
+        return next(s for s, taken in enumerate(self.tricks.taken) if PIGUGNIN in taken)
+
+    def decisions(self) -> tuple[Decision, ...]:
+        if self.phase != Phase.PLAY:
+            return ()
+        turn = self.tricks.turn
+        return (Decision(turn, "play", tuple(c.text for c in self.legal_plays(turn))),)
+
+    def apply(self, seat: int, move: str) -> list[Event]:
+        if self.phase != Phase.PLAY:
+            raise IllegalMoveError(f"no move is due in phase {self.phase}")
+        played = self.tricks.card_for(seat, move)
+        if played not in self.legal_plays(seat):
+            reason = "must follow suit" if self.tricks.led_suit else "J♠ may not be played in the first trick"
+            raise IllegalMoveError(f"{move} may not be played now: {reason}")
+        events = self.tricks.play(seat, played)
+        return events + self._end_deal() if self.tricks.finished else events
+
+    def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
+        if self._result is None:
+            raise IllegalMoveError("the match is not over")
+        winners, losers, draws, annulled = self._result
+        if forfeits:
+            winners, losers, draws, annulled = self._with_forfeits(forfeits)
+        return Outcome(
+            tuple(self.totals), winners, losers, draws, tuple(sorted(forfeits)), lower_is_better=True, annulled=annulled
+        )
+
+    # -- rules --------------------------------------------------------------------------------
+
+    def legal_plays(self, seat: int) -> list[Card]:
+        allowed = self.tricks.follow(seat)
+        if self.options.first_trick_pigugnin_restriction and self.tricks.number == 0:
+            allowed = [c for c in allowed if c != PIGUGNIN] or allowed
+        return allowed
+
+    def _trick_points(self, cards: Sequence[Card], last: bool) -> int:
+        return sum(card_points(c) for c in cards) + (LAST_TRICK if last else 0)
+
+    def deal_busche(self) -> tuple[list[int] | None, dict[int, list[tuple[str, int]]]]:
+        """The card points (None when they are not counted) and each seat's busche with reasons."""
+        n = self.num_players
+        taken, won = self.tricks.taken, self.tricks.tricks_won
+        charges: dict[int, list[tuple[str, int]]] = {s: [] for s in range(n)}
+        trickless = [s for s in range(n) if won[s] == 0]
+        points: list[int] | None = None
+        if trickless:
+            for s in trickless:
+                charges[s].append(("no_trick", NO_TRICK_BUSCHE.get(len(trickless), len(trickless) + 1)))
+        else:
+            points = [sum(card_points(c) for c in taken[s]) for s in range(n)]
+            points[self.tricks.last_winner or 0] += LAST_TRICK
+            paying = set()
+            for s in range(n):
+                if threshold_busche(points[s]):
+                    charges[s].append(("threshold", threshold_busche(points[s])))
+                    paying.add(s)
+            if not paying:
+                top = max(points)
+                for s in range(n):
+                    if points[s] == top:
+                        charges[s].append(("highest", 1))
+                        paying.add(s)
+            for group in self._tie_groups(points, paying):
+                for s in group:
+                    charges[s].append(("tie", len(group) - 1))
+        pigugnin_taker = self.next_dealer
+        charges[pigugnin_taker].append(("pigugnin", 1))
+        return points, charges
+
+    def _tie_groups(self, points: list[int], paying: set[int]) -> list[list[int]]:
+        groups: dict[int, list[int]] = {}
+        for s, p in enumerate(points):
+            groups.setdefault(p, []).append(s)
+        tied = {p: g for p, g in groups.items() if len(g) >= 2}
+        scope = self.options.tie_scope
+        if scope == "nonzero":
+            tied = {p: g for p, g in tied.items() if p > 0}
+        elif scope == "paying_only":
+            tied = {p: g for p, g in tied.items() if set(g) <= paying}
+        elif scope == "highest_only":
+            top = max(points)
+            tied = {p: g for p, g in tied.items() if p == top}
+        return [tied[p] for p in sorted(tied, reverse=True)]
+
+    def _end_deal(self) -> list[Event]:
+        n = self.num_players
+        points, charges = self.deal_busche()
+        events: list[Event] = []
+        if points is None:
+            trickless = [s for s in range(n) if self.tricks.tricks_won[s] == 0]
+            events.append(Event("notricks", tuple(map(str, trickless))))
+        else:
+            events.append(Event("points", tuple(map(str, points))))
+        for s in range(n):
+            for reason in REASONS:
+                for why, count in charges[s]:
+                    if why == reason:
+                        events.append(Event("busca", (str(s), reason, str(count))))
+        busche = [sum(count for _, count in charges[s]) for s in range(n)]
+        before = list(self.totals)
+        self.totals = [t + b for t, b in zip(self.totals, busche)]
+        capper = next((s for s in range(n) if self.tricks.tricks_won[s] == self.tricks.total), None)
+        notes = [f"{s}: " + ", ".join(f"{why} {count}" for why, count in charges[s]) for s in range(n) if charges[s]]
+        if capper is not None:
+            events.append(Event("cappotto", (str(capper),)))
+            notes.insert(0, f"cappotto {capper}")
+        self._scores.append(DealScore(self._deals_started, tuple(busche), tuple(self.totals), tuple(notes)))
+        events.append(Event("score", (str(self._deals_started), *map(str, busche))))
+        events.append(Event("totals", tuple(map(str, self.totals))))
+        if capper is not None and self.options.cappotto_ends_match:
+            self._capper = capper
+        self._result = self._match_result(capper, before)
+        self.phase = Phase.OVER if self._result is not None else Phase.DEAL
+        return events
+
+    def _match_result(self, capper: int | None, before: list[int]) -> Standings | None:
+        """The end of the match after a deal, checked in the order RULES.md section 6 gives."""
+        n = self.num_players
+        lose_at = self.options.lose_at
+        if self._capper is not None:
+            return (capper,), tuple(s for s in range(n) if s != capper), (), False
+        if all(t >= lose_at for t in self.totals):
+            return (), (), (), True
+        newly = [s for s in range(n) if self.totals[s] >= lose_at and before[s] < lose_at and s not in self.out]
+        newly.sort(key=lambda s: -self.totals[s])
+        free = 2 - len(self.out)
+        if len(newly) > free:
+            cut = self.totals[newly[free - 1]]
+            if self.totals[newly[free]] == cut:
+                # a tie for the second losing place
+                if self.options.boundary_tie == "annul":
+                    return (), (), (), True
+                newly = [s for s in newly if self.totals[s] >= cut]
+            else:
+                newly = newly[:free]
+        self.out += newly
+        if len(self.out) >= 2 or (self.out and max(self.totals[s] for s in self.out) >= self.options.sole_loser_at):
+            return self._standings(set(self.out))
+        return None
+
+    def _standings(self, losers: set[int]) -> Standings:
+        """Winners are the two non-losers with the fewest busche; the other non-losers draw."""
+        rest = sorted((s for s in range(self.num_players) if s not in losers), key=lambda s: self.totals[s])
+        if len(rest) <= 2:
+            winners = rest
+        else:
+            second, third = self.totals[rest[1]], self.totals[rest[2]]
+            if second < third:
+                winners = rest[:2]
+            elif self.options.winner_tie == "shared_win":
+                winners = [s for s in rest if self.totals[s] <= second]
+            else:
+                winners = [s for s in rest if self.totals[s] < second]
+        if not winners:
+            return (), (), (), True
+        draws = [s for s in rest if s not in winners]
+        return tuple(sorted(winners)), tuple(sorted(losers)), tuple(sorted(draws)), False
+
+    def _with_forfeits(self, forfeits: frozenset[int]) -> Standings:
+        assert self._result is not None
+        winners, losers, _, _ = self._result
+        if self._capper is not None and self._capper not in forfeits:
+            return winners, losers, (), False
+        return self._standings(set(losers) | set(forfeits))
+
+
+def _power(card: Card) -> int:
+    return POWER[card.rank]
+
+
+def _first_dealer(options: PigugninOptions, num_players: int, drawn: int) -> int:
+    return drawn if options.first_dealer == "random" else int(options.first_dealer)
+
+
+SUMMARY = """\
+Il Pigugnìn (Busca Reggiana) is a trick-avoiding game for 4 or 5 players, each for
+themselves, with 40 cards (no 8, 9, 10): 10 cards each with 4 players, 8 with 5. Play goes
+counter-clockwise; the player after the dealer leads; follow suit if you can; no trumps; the
+trick goes to the best card of the led suit, ranked 3, 2, A, K, Q, J, 7, 6, 5, 4. Points: ace
+3, every 2, 3 and figure 1, the last trick 3 (35 a deal). Busche are paid per deal: 12-14
+points 1, 15-17 2, 18-20 3, 21-23 4, then one more a point from 24 (24 pays 5); if nobody
+reaches 12, the highest pays 1; equal scores pay one busca less than the number of players
+tied; the taker of the Pigugnìn (J♠) pays 1 more and deals next. If anybody takes no trick,
+points are not counted and only the trickless pay (2, 3, 4, 5 each for 1, 2, 3, 4 of them).
+At 10 busche a player is out; the match ends when two are out (or one reaches 20 alone):
+they lose, the two with the fewest busche win, the rest draw. Taking every trick of a deal
+(cappotto) wins the match outright."""
+
+
+SPEC = GameSpec(
+    name="pigugnin",
+    title="Il Pigugnìn (Busca Reggiana)",
+    summary=SUMMARY,
+    player_counts=(4, 5),
+    variants=VARIANTS,
+    options_class=PigugninOptions,
+    deck=french_40,
+    new_match=PigugninMatch,
+    first_dealer=_first_dealer,
+    play_order=lambda options: options.direction,
+    renderer=TrickRenderer,
+)
