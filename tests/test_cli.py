@@ -160,3 +160,15 @@ def test_seep_player_count_follows_the_seats_or_players_option() -> None:
     assert proc.returncode == 2 and "seep is played by 2, 3 or 4 players, not 5" in proc.stderr
     proc = run_cli("play", "seep", "--players", "2", "-o", "first_dealer=3")
     assert proc.returncode == 2 and "first_dealer 3" in proc.stderr
+
+
+def test_pigugnin_json_reports_busche_and_standings_per_seat() -> None:
+    data = run_json("play", "pigugnin", "--seed", "5", "--players", "5")
+    assert len(data["players"]) == 5 and data["lower_is_better"] is True
+    standings = [p["standing"] for p in data["players"]]
+    if data["annulled"]:
+        assert set(standings) == {"annulled"}
+    else:
+        assert standings.count("win") >= 1 and standings.count("lose") >= 1
+    last = data["deal_scores"][-1]["totals"]
+    assert [p["score"] for p in data["players"]] == last, "the score is the busche total"

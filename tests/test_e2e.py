@@ -107,3 +107,17 @@ def test_shipped_bots_play_whole_seep_matches_that_verify(players: int, variant:
     assert proc.returncode == 0, proc.stdout
     replay = run_cli("replay", str(record_path))
     assert "bids" in replay.stdout and "floor:" in replay.stdout
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_shipped_bots_play_whole_pigugnin_matches_that_verify(players: int, record_path: Path) -> None:
+    bots = [PYTHON_BOT, BASH_BOT, "random", f"{PYTHON_BOT} --seed 9", f"{BASH_BOT} --seed 5"]
+    seats = [arg for bot in bots[:players] for arg in ("--seat", bot)]
+    summary = run_json("play", "pigugnin", "--seed", "21", *seats, "--record", str(record_path))
+    assert summary["status"] == "complete" and summary["faults"] == []
+    assert summary["lower_is_better"] is True
+    standings = {p["standing"] for p in summary["players"]}
+    assert standings <= {"win", "lose", "draw", "annulled"}
+    assert run_cli("verify", str(record_path)).returncode == 0
+    replay = run_cli("replay", str(record_path)).stdout
+    assert "pays" in replay and "deal score:" in replay

@@ -169,3 +169,14 @@ def test_an_edited_seep_record_fails(tamper: Callable[[dict[str, Any]], None], e
     proc = run_cli("verify", str(write(tmp_path / "edited.jsonl", [seep_honest, record])))
     assert proc.returncode == 1, proc.stdout
     assert expected in proc.stdout and "1 verified, 1 failed" in proc.stdout
+
+
+def test_an_edited_pigugnin_busca_fails(tmp_path: Path) -> None:
+    path = tmp_path / "p.jsonl"
+    run_cli("play", "pigugnin", "--seed", "3", "--record", str(path), check=True)
+    honest = read_records(path)[0]
+    record = json.loads(json.dumps(honest))
+    record["deals"][0]["points"][0] += 1
+    record["deals"][0]["notes"] = []
+    proc = run_cli("verify", str(write(tmp_path / "edited.jsonl", [honest, record])))
+    assert proc.returncode == 1 and "deal 1: recorded points" in proc.stdout
