@@ -44,6 +44,8 @@ class Settings:
     """Seconds a bot has to exit after ``quit`` before its process group is killed."""
     on_fault: str = "replace"
     keep_info: bool = False
+    max_deals: int = 500
+    """Deals after which a match that has not ended is adjudicated by its totals."""
 
     @property
     def move_millis(self) -> int:
@@ -81,6 +83,7 @@ class Referee:
         self.faults: list[FaultRecord] = []
         self.deals: list[DealRecord] = []
         self.aborted = False
+        self.adjudicated = False
         self._fair = random.Random(f"cardcli/order/{setup.seed}")
 
     # -- the match loop -----------------------------------------------------------------------
@@ -92,7 +95,10 @@ class Referee:
         try:
             self._start_seats()
             while not self.aborted and not self.state.is_over():
-                if self.state.needs_deal():
+                if self.state.needs_deal() and self.state.deal_number >= self.settings.max_deals:
+                    self.state.adjudicate()
+                    self.adjudicated = True
+                elif self.state.needs_deal():
                     self._deal()
                 else:
                     self._decide(self.state.decisions())
@@ -260,6 +266,7 @@ class Referee:
             "format_version": FORMAT_VERSION,
             "software": software(),
             "status": "complete" if outcome is not None else "aborted",
+            "adjudicated": self.adjudicated,
             "game": setup.spec.name,
             "variant": setup.variant.name,
             "options": opt.to_json(setup.options),

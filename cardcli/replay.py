@@ -124,6 +124,11 @@ def _finish(record: dict[str, Any], state: MatchState, fail: Any) -> Replayed:
         return Replayed(state, None)
     if status != "complete":
         raise fail(f"unknown status {status!r}")
+    if record.get("adjudicated"):
+        limit = record.get("settings", {}).get("max_deals")
+        if state.is_over() or not state.needs_deal() or state.deal_number != limit:
+            raise fail(f"adjudicated, but the match did not stop at its deal limit ({limit})")
+        state.adjudicate()
     if not state.is_over():
         raise fail("the record ends before the match does")
     result = record.get("result") or {}

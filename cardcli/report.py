@@ -32,6 +32,7 @@ def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> 
         "options": opt.to_json(setup.options),
         "seed": setup.seed,
         "status": record["status"],
+        "adjudicated": record["adjudicated"],
         "players": players,
         "winners": list(outcome.winners) if outcome else [],
         "losers": list(outcome.losers) if outcome else [],
@@ -80,6 +81,8 @@ def summary_text(setup: Setup, result: MatchResult, record_path: str | None) -> 
     totals = "".join(f"{p['score'] if p['score'] is not None else '-':>{width + 2}}" for p in data["players"])
     lines.append(f"{'total':>4}  {totals}")
     lines.append("")
+    if data["adjudicated"]:
+        lines.append(f"adjudicated by the totals after {data['deals']} deals (--max-deals)")
     if data["annulled"]:
         lines.append("the match is annulled: nobody wins or loses")
     elif data["status"] == "complete":

@@ -170,10 +170,96 @@ def pigugnin_invariants(played: Played) -> None:
         assert result["winners"] and result["losers"]
 
 
+PEPPER_ORDER = "9TJQKA"
+SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
+
+
+def pepper_trick_winner(plays: list[tuple[int, str]], trump: str | None, left_is_trump: bool) -> int:
+    """An independent reading of the seed's ranking, to check the engine's trick winners."""
+
+    def suit(card: str) -> str:
+        if trump and left_is_trump and card[0] == "J" and card[1] == SAME_COLOUR[trump]:
+            return trump
+        return card[1]
+
+    def power(card: str) -> int:
+        if trump and suit(card) == trump:
+            if card == "J" + trump:
+                return 100
+            if card[0] == "J" and left_is_trump:
+                return 99
+            return 50 + PEPPER_ORDER.index(card[0])
+        return PEPPER_ORDER.index(card[0]) + (10 if suit(card) == suit(plays[0][1]) else -100)
+
+    return max(plays, key=lambda p: power(p[1]))[0]
+
+
+def pepper_invariants(played: Played) -> None:
+    record = played.result.record
+    n = len(record["seats"])
+    sides = [(0, 2), (1, 3)] if n == 4 else [(s,) for s in range(n)]
+    hand_size = 6 if n == 4 else 8
+    left_is_trump = record["options"]["left_bower_is_trump"]
+    deck = {c.text for c in registry.get("pepper").deck()}
+    for deal in record["deals"]:
+        dealt = [c for h in deal["hands"] for c in h] + deal.get("dead", [])
+        assert len(dealt) == 24 and set(dealt) == deck, "24 cards, each dealt once"
+        assert [len(h) for h in deal["hands"]] == [hand_size] * n
+        assert ("dead" in deal) == (n == 2)
+        plays = [m["move"] for m in deal["moves"] if m["kind"] == "play"]
+        if deal["notes"] != ["all passed"]:
+            assert sorted(plays) == sorted(c for h in deal["hands"] for c in h), "every hand card played once"
+    trump: str | None = None
+    trick: list[tuple[int, str]] = []
+    tricks = [0] * n
+    contract: tuple[int, str] = (0, "")
+    totals = [0] * len(sides)
+    for e in played.events:
+        if e.kind == "deal":
+            tricks = [0] * n
+        elif e.kind == "contract":
+            contract = (int(e.args[0]), e.args[1])
+        elif e.kind == "trump":
+            trump = None if e.args[1] == "NT" else e.args[1]
+        elif e.kind == "trick":
+            trick = []
+            if e.args[0] == "1":
+                assert int(e.args[1]) == contract[0], "the declarer leads"
+        elif e.kind == "play":
+            if trick:
+                assert int(e.args[0]) == (trick[-1][0] + 1) % n, "play goes clockwise"
+            trick.append((int(e.args[0]), e.args[1]))
+        elif e.kind == "taken":
+            assert int(e.args[1]) == pepper_trick_winner(trick, trump, left_is_trump)
+            tricks[int(e.args[1])] += 1
+        elif e.kind in ("made", "set"):
+            declarer, bid = contract
+            side = next(i for i, sd in enumerate(sides) if declarer in sd)
+            won = [sum(tricks[s] for s in sd) for sd in sides]
+            need = hand_size if bid in ("small", "big") else int(bid)
+            assert (e.kind == "made") == (won[side] >= need)
+            penalty = 6 if n == 4 else 8
+            expected = list(won)
+            if bid == "big":
+                expected[side] = 2 * penalty if e.kind == "made" else -2 * penalty
+            elif e.kind == "set":
+                expected[side] = -penalty
+            totals = [t + x for t, x in zip(totals, expected)]
+        elif e.kind == "totals":
+            assert [int(e.args[sd[0]]) for sd in sides] == totals
+    result = record["result"]
+    assert result["winners"] and sorted(result["winners"] + result["losers"]) == list(range(n))
+    best = max(totals)
+    assert {s for i, sd in enumerate(sides) if totals[i] == best for s in sd} == set(result["winners"])
+    if not record["adjudicated"]:
+        assert best >= record["options"]["target"]
+
+
 INVARIANTS: dict[str, Callable[[Played], None]] = {
     "peppa": peppa_invariants,
     "seep": seep_invariants,
     "pigugnin": pigugnin_invariants,
+    "pepper": pepper_invariants,
 }
 MATCHES_OF = {"seep": 4}
 """Seep matches run long (the 30-point baazi takes dozens of deals): fewer per combination."""

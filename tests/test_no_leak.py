@@ -89,7 +89,31 @@ def seep_leaks(played: Played) -> None:
             assert not named & floor, f"seat {seat} told a face-down floor card: {line[:100]}"
 
 
+def pepper_leaks(played: Played) -> None:
+    """No seat is told another seat's unplayed card, and no seat ever hears of the dead hand."""
+    record = played.result.record
+    for seat, bot in enumerate(played.seats):
+        deals = iter(record["deals"])
+        hidden: set[str] = set()
+        dead: set[str] = set()
+        for line in bot.lines:
+            word, *args = line.split()
+            if word == "deal":
+                deal = next(deals)
+                hidden = {c for s, h in enumerate(deal["hands"]) if s != seat for c in h}
+                dead = set(deal.get("dead", []))
+                continue
+            if word == "play":
+                hidden.discard(args[1])
+            named = cards_in(line)
+            if word == "hand":
+                assert args == deal["hands"][seat]
+            assert not named & hidden, f"seat {seat} told a hidden card: {line}"
+            assert not named & dead, f"seat {seat} told a dead-hand card: {line}"
+
+
 LEAK_CHECKS: dict[str, Callable[[Played], None]] = {
+    "pepper": pepper_leaks,
     "peppa": peppa_leaks,
     "seep": seep_leaks,
     "pigugnin": peppa_leaks,  # the same trick-game knowledge model, without a pass

@@ -41,12 +41,14 @@ from .common import json_option, parse_assignments, print_json
               help="replace: the faulty seat forfeits and a random player finishes its moves; abort: stop the match.")
 @click.option("--bot-stderr", type=click.Path(file_okay=False), default=None,
               help="Save each bot's stderr (first 1 MiB) in this directory as seatN.stderr.")
+@click.option("--max-deals", type=click.IntRange(min=1), default=500, show_default=True,
+              help="Adjudicate a match by its totals if it has not ended after this many deals.")
 @click.option("--keep-info", is_flag=True, help="Keep the bots' info lines in the record.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every protocol line on stderr.")
 @json_option
 def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[str, ...], players: int | None,
          seed: int | None, count_games: int, record_path: str | None, move_time: float, startup_time: float, quit_grace: float,
-         on_fault: str, bot_stderr: str | None, keep_info: bool, verbose: bool, as_json: bool) -> int:
+         on_fault: str, bot_stderr: str | None, max_deals: int, keep_info: bool, verbose: bool, as_json: bool) -> int:
     """Play one whole match of GAME (or --games N in a row) and print who won.
 
     Exit status: 0 when every match completed (even with faults), 1 when the fault policy
@@ -67,7 +69,7 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     stderr_dir = Path(bot_stderr) if bot_stderr else None
     if stderr_dir is not None:
         stderr_dir.mkdir(parents=True, exist_ok=True)
-    settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info)
+    settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info, max_deals)
     built: list[Seat] = [make_seat(spec, i, seed, stderr_dir) for i, spec in enumerate(seats)]
     status = 0
     try:

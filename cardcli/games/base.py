@@ -120,6 +120,11 @@ class MatchState(Protocol):
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         """The result; forfeited seats rank last whatever their score."""
 
+    def adjudicate(self) -> None:
+        """End the match now, between deals, by the standings the totals give: the referee's
+        deal limit, for matches that would otherwise not end (random bidders in Pepper drift
+        below zero for ever; a Peppa boundary tie can be played on without end)."""
+
 
 @attrs.frozen
 class Variant:

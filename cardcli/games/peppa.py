@@ -372,14 +372,28 @@ class PeppaMatch:
             ended = max(self.totals) > threshold
         if not ended:
             return None
+        return self._ranking(self.options.boundary_tie)
+
+    def adjudicate(self) -> None:
+        """End the match between deals (the referee's deal limit): the two highest totals lose
+        as if the threshold had been passed; a tie at the boundary cannot be played on, so the
+        tied seats share the loss unless the option says they share the win."""
+        if self.phase != Phase.DEAL:
+            raise IllegalMoveError("a match is adjudicated only between deals")
+        tie = "shared_win" if self.options.boundary_tie == "shared_win" else "shared_loss"
+        self._result = self._ranking(tie)
+        self.phase = Phase.OVER
+
+    def _ranking(self, tie: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """Two highest totals lose, two lowest win; ``tie`` decides a tie at the boundary."""
         ranked = sorted(self.totals, reverse=True)
         second, third = ranked[1], ranked[2]
         seats = range(NUM_PLAYERS)
         if second != third:
             losers = tuple(s for s in seats if self.totals[s] >= second)
-        elif self.options.boundary_tie == "play_on":
+        elif tie == "play_on":
             return None
-        elif self.options.boundary_tie == "shared_loss":
+        elif tie == "shared_loss":
             losers = tuple(s for s in seats if self.totals[s] >= second)
         else:
             losers = tuple(s for s in seats if self.totals[s] > third)

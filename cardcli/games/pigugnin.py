@@ -176,7 +176,8 @@ class PigugninMatch:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
         played = self.tricks.card_for(seat, move)
         if played not in self.legal_plays(seat):
-            reason = "must follow suit" if self.tricks.led_suit else "J♠ may not be played in the first trick"
+            follows = self.tricks.follow(seat)
+            reason = "must follow suit" if played not in follows else "J♠ may not be played in the first trick"
             raise IllegalMoveError(f"{move} may not be played now: {reason}")
         events = self.tricks.play(seat, played)
         return events + self._end_deal() if self.tricks.finished else events
@@ -304,8 +305,18 @@ class PigugninMatch:
             return self._standings(set(self.out))
         return None
 
-    def _standings(self, losers: set[int]) -> Standings:
-        """Winners are the two non-losers with the fewest busche; the other non-losers draw."""
+    def adjudicate(self) -> None:
+        """End the match between deals (the referee's deal limit): players already out lose,
+        the two with the fewest busche win, the rest draw."""
+        if self.phase != Phase.DEAL:
+            raise IllegalMoveError("a match is adjudicated only between deals")
+        self._result = self._standings(set(self.out))
+        self.phase = Phase.OVER
+
+    def _standings(self, losers: set[int], may_annul: bool = True) -> Standings:
+        """Winners are the two non-losers with the fewest busche; the other non-losers draw.
+        With no possible winner the match is annulled, unless ``may_annul`` is false (a seat
+        forfeited: it must lose, so the others draw)."""
         rest = sorted((s for s in range(self.num_players) if s not in losers), key=lambda s: self.totals[s])
         if len(rest) <= 2:
             winners = rest
@@ -317,17 +328,20 @@ class PigugninMatch:
                 winners = [s for s in rest if self.totals[s] <= second]
             else:
                 winners = [s for s in rest if self.totals[s] < second]
-        if not winners:
+        if not winners and may_annul:
             return (), (), (), True
         draws = [s for s in rest if s not in winners]
         return tuple(sorted(winners)), tuple(sorted(losers)), tuple(sorted(draws)), False
 
     def _with_forfeits(self, forfeits: frozenset[int]) -> Standings:
+        """A forfeited seat always loses. A cappotto winner who did not forfeit keeps the win;
+        otherwise the losers by the rules and the forfeited seats lose, and the others are
+        ranked as usual (a match the rules would annul gets a result, since somebody lost)."""
         assert self._result is not None
         winners, losers, _, _ = self._result
         if self._capper is not None and self._capper not in forfeits:
             return winners, losers, (), False
-        return self._standings(set(losers) | set(forfeits))
+        return self._standings(set(losers) | set(forfeits), may_annul=False)
 
 
 def _power(card: Card) -> int:

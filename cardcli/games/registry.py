@@ -12,11 +12,11 @@ import attrs
 
 from ..errors import UsageError
 from . import options as opt
-from . import peppa, pigugnin, seep
+from . import peppa, pepper, pigugnin, seep
 from .base import GameSpec, MatchState, Variant
 from .dealing import draw_seat
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (peppa.SPEC, seep.SPEC, pigugnin.SPEC)}
+GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (peppa.SPEC, seep.SPEC, pigugnin.SPEC, pepper.SPEC)}
 
 
 def get(name: str) -> GameSpec:

@@ -639,6 +639,17 @@ class SeepMatch:
                 return self._seats([i], [j for j in range(count) if j != i], [])
         return None
 
+    def adjudicate(self) -> None:
+        """End the baazi between deals (the referee's deal limit): the best total wins, ties
+        share the win, everybody draws when all totals are equal."""
+        if self.phase != Phase.DEAL:
+            raise IllegalMoveError("a match is adjudicated only between deals")
+        best = max(self.side_totals)
+        winners = [i for i, t in enumerate(self.side_totals) if t == best]
+        others = [i for i in range(len(self.sides)) if i not in winners]
+        self._result = self._seats(winners, others, []) if others else self._seats([], [], winners)
+        self.phase = Phase.OVER
+
     def _seats(self, winners: list[int], losers: list[int], draws: list[int]) -> tuple[tuple[int, ...], ...]:
         def seats(side_list: list[int]) -> tuple[int, ...]:
             return tuple(sorted(s for i in side_list for s in self.sides[i]))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..cards import Card, render, render_hand
+from ..cards import SUIT_SYMBOLS, Card, render, render_hand
 from .base import Event
 
 
@@ -47,6 +47,17 @@ class TrickRenderer:
             return [f"  trick {a[0]:>2}: {plays:<34} -> {self.who(a[1])} takes {a[2]}"]
         if kind == "cappotto":
             return [f"  CAPPOTTO by {self.who(a[0])}"]
+        if kind == "bid":
+            return [f"  {self.who(a[0])} " + ("passes" if a[1] == "pass" else f"bids {a[1]}")]
+        if kind == "allpass":
+            return ["  everybody passed: the deal is thrown in"]
+        if kind == "contract":
+            return [f"  contract: {a[1]} by {self.who(a[0])}"]
+        if kind == "trump":
+            named = "no trump" if a[1] == "NT" else f"trump {SUIT_SYMBOLS[a[1]]}"
+            return [f"  {self.who(a[0])} names {named}"]
+        if kind in ("made", "set"):
+            return [f"  {a[1]} by {self.who(a[0])} {'made' if kind == 'made' else 'SET'} with {a[2]} tricks"]
         if kind == "points":
             return ["  card points: " + _per_seat(self, a)]
         if kind == "notricks":

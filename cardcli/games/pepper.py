@@ -1,0 +1,393 @@
+"""Pepper: 24-card bid-Euchre for 2, 3 or 4 players, bowers and the race to 30.
+
+``docs/rules/pepper.md`` explains every rule and option with the seed sentence or RULES.md
+item (R1..R14) it follows. Seats are numbered clockwise and Pepper is played clockwise: the
+dealer's left, ``dealer+1``, bids first; partners (4 players) sit opposite. With 2 players a
+third hand is dealt face down to nobody: it is in the record, and no seat is ever told it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import attrs
+
+from ..cards import Card, french_24, sort_cards
+from ..errors import IllegalMoveError, InvalidMoveError, OptionError
+from . import options as opt
+from .base import DealScore, Decision, Event, GameSpec, Outcome, Variant
+from .trick_text import TrickRenderer
+from .tricks import TrickPlay
+
+SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
+TRUMPS = ("C", "D", "H", "S", "NT")
+PEPPERS = ("small", "big")
+
+
+@attrs.frozen
+class PepperOptions:
+    """Every Pepper house rule, with the defaults of RULES.md section 4."""
+
+    first_dealer: str = opt.option(
+        "random", "the first dealer: drawn from the seed, or a seat number", choices=("random", "0", "1", "2", "3")
+    )
+    left_bower_is_trump: bool = opt.option(
+        True, "the jack of the trump's colour is a trump only, second to the right bower (R2)"
+    )
+    pass_is_final: bool = opt.option(True, "a player who passed never bids again in that auction (R4)")
+    auction: str = opt.option(
+        "multi_round", "the auction goes round until one bidder is left, or each player speaks once (R14)",
+        choices=("multi_round", "single_round"),
+    )
+    all_pass: str = opt.option(
+        "redeal_next_dealer",
+        "when everybody passes: thrown in and the next dealer deals, the same dealer deals again, or the dealer must bid (R5)",
+        choices=("redeal_next_dealer", "redeal_same_dealer", "stick_dealer"),
+    )
+    trump_must_be_held: bool = opt.option(False, "the declarer may only name a suit of which it holds a trump (R7)")
+    target: int = opt.option(30, "points that end the game (R11)", minimum=1)
+    deal_order: str = opt.option(
+        "one_at_a_time", "cards are dealt one at a time, or a whole hand at a time (R12)",
+        choices=("one_at_a_time", "hand_at_a_time"),
+    )
+
+
+VARIANTS = (Variant("standard", "the race to 30: 6 cards each with 4 players in partnerships, 8 with 2 or 3"),)
+
+
+class Phase:
+    DEAL = "deal"
+    BID = "bid"
+    TRUMP = "trump"
+    PLAY = "play"
+    OVER = "over"
+
+
+def sides_for(num_players: int) -> tuple[tuple[int, ...], ...]:
+    return ((0, 2), (1, 3)) if num_players == 4 else tuple((s,) for s in range(num_players))
+
+
+class PepperMatch:
+    """A whole game of Pepper, deal after deal, until a side reaches the target."""
+
+    def __init__(self, options: PepperOptions, num_players: int = 4, first_dealer: int = 0):
+        if num_players not in (2, 3, 4):
+            raise ValueError("Pepper is played by 2, 3 or 4 players")
+        if options.first_dealer != "random" and int(options.first_dealer) >= num_players:
+            raise OptionError(f"first_dealer {options.first_dealer}: there are only {num_players} seats")
+        self.options = options
+        self.num_players = num_players
+        self.sides = sides_for(num_players)
+        self.side_of = {s: i for i, side in enumerate(self.sides) for s in side}
+        self.hand_size = 6 if num_players == 4 else 8
+        self.levels = tuple(str(i) for i in range(1, 6 if num_players == 4 else 8)) + PEPPERS
+        self.dealer = first_dealer
+        self.phase = Phase.DEAL
+        self.side_totals = [0] * len(self.sides)
+        self._scores: list[DealScore] = []
+        self._deals_started = 0
+        self._next_same_dealer = False
+        self._result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        self.hands: list[list[Card]] = [[] for _ in range(num_players)]
+        self.dead: list[Card] = []
+        self.trump: str | None = None
+        self.tricks = TrickPlay(self.hands, 0, True, _no_points)
+
+    # -- the protocol every game offers -------------------------------------------------------
+
+    def needs_deal(self) -> bool:
+        return self.phase == Phase.DEAL
+
+    def is_over(self) -> bool:
+        return self.phase == Phase.OVER
+
+    @property
+    def deal_number(self) -> int:
+        return self._deals_started
+
+    @property
+    def deal_scores(self) -> tuple[DealScore, ...]:
+        return tuple(self._scores)
+
+    def deal_facts(self) -> dict[str, Any]:
+        facts: dict[str, Any] = {"hands": [[c.text for c in h] for h in self._dealt]}
+        if self.num_players == 2:
+            facts["dead"] = [c.text for c in sort_cards(self.dead)]
+        return facts
+
+    def deal(self, deck: Sequence[Card]) -> list[Event]:
+        if self.phase != Phase.DEAL:
+            raise IllegalMoveError("no deal is due now")
+        if len(deck) != 24 or set(deck) != set(french_24()):
+            raise IllegalMoveError("a Pepper deal needs the 24 cards, each once")
+        if self._deals_started and not self._next_same_dealer:
+            self.dealer = (self.dealer + 1) % self.num_players
+        self._next_same_dealer = False
+        self._deals_started += 1
+        n = self.num_players
+        positions: list[int | None] = [(self.dealer + k) % n for k in range(1, n + 1)]
+        if n == 2:
+            positions.append(None)
+        hands: dict[int | None, list[Card]] = {p: [] for p in positions}
+        for k, card in enumerate(deck):
+            if self.options.deal_order == "one_at_a_time":
+                slot = k % len(positions)
+            else:
+                slot = k // self.hand_size
+            hands[positions[slot]].append(card)
+        self.hands = [sort_cards(hands[s]) for s in range(n)]
+        self.dead = hands.get(None, [])
+        self._dealt = [list(h) for h in self.hands]
+        self.trump = None
+        self.bids: list[tuple[int, str]] = []
+        self.passed: set[int] = set()
+        self.spoken: set[int] = set()
+        self.high: tuple[int, str] | None = None
+        self.turn = (self.dealer + 1) % n
+        self.phase = Phase.BID
+        events = [Event("deal", (str(self._deals_started), str(self.dealer)))]
+        events += [Event("hand", tuple(c.text for c in h), frozenset({s})) for s, h in enumerate(self.hands)]
+        return events
+
+    def decisions(self) -> tuple[Decision, ...]:
+        if self.phase == Phase.BID:
+            return (Decision(self.turn, "bid", self._bid_moves(self.turn)),)
+        if self.phase == Phase.TRUMP:
+            return (Decision(self.declarer, "trump", self._trump_moves()),)
+        if self.phase == Phase.PLAY:
+            turn = self.tricks.turn
+            return (Decision(turn, "play", tuple(c.text for c in self.tricks.follow(turn))),)
+        return ()
+
+    def apply(self, seat: int, move: str) -> list[Event]:
+        if self.phase == Phase.BID:
+            self._check(seat, self.turn, move, self._bid_moves(seat), "a bid is pass, a number, small or big")
+            return self._apply_bid(seat, move)
+        if self.phase == Phase.TRUMP:
+            self._check(seat, self.declarer, move, self._trump_moves(), "trump is C, D, H, S or NT")
+            return self._apply_trump(move)
+        if self.phase == Phase.PLAY:
+            played = self.tricks.card_for(seat, move)
+            if played not in self.tricks.follow(seat):
+                raise IllegalMoveError(f"{move} may not be played now: must follow suit")
+            events = self.tricks.play(seat, played)
+            return events + self._end_deal() if self.tricks.finished else events
+        raise IllegalMoveError(f"no move is due in phase {self.phase}")
+
+    def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
+        if self._result is None:
+            raise IllegalMoveError("the match is not over")
+        winners, losers = self._result
+        if forfeits:
+            winners, losers = self._with_forfeits(forfeits)
+        return Outcome(self.seat_totals(), winners, losers, (), tuple(sorted(forfeits)))
+
+    def seat_totals(self) -> tuple[int, ...]:
+        return tuple(self.side_totals[self.side_of[s]] for s in range(self.num_players))
+
+    # -- the auction --------------------------------------------------------------------------
+
+    def _check(self, seat: int, due: int, move: str, legal: tuple[str, ...], form: str) -> None:
+        if seat != due:
+            raise IllegalMoveError(f"it is seat {due}'s turn, not seat {seat}'s")
+        if move not in legal:
+            known = move in ("pass", *self.levels, *TRUMPS) or move.isdigit()
+            if not known:
+                raise InvalidMoveError(f"{form}: {move!r}")
+            raise IllegalMoveError(f"{move} is not allowed now; allowed: {' '.join(legal)}")
+
+    def _bid_moves(self, seat: int) -> tuple[str, ...]:
+        above = self.levels.index(self.high[1]) + 1 if self.high else 0
+        raises = self.levels[above:]
+        stuck = (
+            self.options.all_pass == "stick_dealer"
+            and seat == self.dealer
+            and self.high is None
+            and len(self.passed) == self.num_players - 1
+        )
+        return raises if stuck else ("pass", *raises)
+
+    def _apply_bid(self, seat: int, move: str) -> list[Event]:
+        self.bids.append((seat, move))
+        self.spoken.add(seat)
+        if move == "pass":
+            self.passed.add(seat)
+        else:
+            self.high = (seat, move)
+            if not self.options.pass_is_final:
+                self.passed = set()
+        events = [Event("bid", (str(seat), move))]
+        if self._auction_over():
+            return events + self._close_auction()
+        self.turn = self._next_bidder(seat)
+        return events
+
+    def _auction_over(self) -> bool:
+        n = self.num_players
+        if self.high and self.high[1] == "big":
+            return True
+        if self.options.auction == "single_round":
+            return len(self.spoken) == n
+        others = [s for s in range(n) if self.high is None or s != self.high[0]]
+        if self.high is None:
+            return len(self.passed) == n
+        return all(s in self.passed for s in others)
+
+    def _next_bidder(self, seat: int) -> int:
+        n = self.num_players
+        nxt = (seat + 1) % n
+        if self.options.pass_is_final and self.options.auction == "multi_round":
+            while nxt in self.passed:
+                nxt = (nxt + 1) % n
+        return nxt
+
+    def _close_auction(self) -> list[Event]:
+        if self.high is None:
+            self._next_same_dealer = self.options.all_pass == "redeal_same_dealer"
+            zeros = tuple(0 for _ in range(self.num_players))
+            self._scores.append(DealScore(self._deals_started, zeros, self.seat_totals(), ("all passed",)))
+            self.phase = Phase.DEAL
+            return [Event("allpass", ())] + self._score_events(zeros)
+        self.declarer, self.contract = self.high
+        self.phase = Phase.TRUMP
+        return [Event("contract", (str(self.declarer), self.contract))]
+
+    def _trump_moves(self) -> tuple[str, ...]:
+        if not self.options.trump_must_be_held:
+            return TRUMPS
+        hand = self.hands[self.declarer]
+        held = [s for s in TRUMPS[:4] if any(self._suit_under(c, s) == s for c in hand)]
+        return (*held, "NT")
+
+    def _apply_trump(self, move: str) -> list[Event]:
+        self.trump = None if move == "NT" else move
+        self.phase = Phase.PLAY
+        self.tricks = TrickPlay(
+            self.hands, self.declarer, True, _no_points, power=self._power, suit_of=self._suit, trump=self.trump
+        )
+        return [Event("trump", (str(self.declarer), move))] + self.tricks.start()
+
+    # -- cards under a trump ------------------------------------------------------------------
+
+    def _suit_under(self, card: Card, trump: str | None) -> str:
+        if (
+            trump is not None
+            and self.options.left_bower_is_trump
+            and card.rank == 11
+            and card.suit == SAME_COLOUR[trump]
+        ):
+            return trump
+        return card.suit
+
+    def _suit(self, card: Card) -> str:
+        return self._suit_under(card, self.trump)
+
+    def _power(self, card: Card) -> int:
+        """Right bower 20, left bower 19, then A K Q (J) 10 9 by rank."""
+        if self.trump is not None and card.rank == 11:
+            if card.suit == self.trump:
+                return 20
+            if self._suit(card) == self.trump:
+                return 19
+        return card.rank
+
+    # -- scoring ------------------------------------------------------------------------------
+
+    def _end_deal(self) -> list[Event]:
+        won = [sum(self.tricks.tricks_won[s] for s in side) for side in self.sides]
+        declaring = self.side_of[self.declarer]
+        big = self.contract == "big"
+        need = self.hand_size if self.contract in PEPPERS else int(self.contract)
+        made = won[declaring] >= need
+        set_penalty = 6 if self.num_players == 4 else 8
+        side_points = list(won)
+        if big:
+            side_points[declaring] = 2 * set_penalty if made else -2 * set_penalty
+        elif not made:
+            side_points[declaring] = -set_penalty
+        for i, p in enumerate(side_points):
+            self.side_totals[i] += p
+        points = tuple(side_points[self.side_of[s]] for s in range(self.num_players))
+        note = f"{'made' if made else 'set'} {self.contract} by {self.declarer}: {won[declaring]} tricks"
+        self._scores.append(DealScore(self._deals_started, points, self.seat_totals(), (note,)))
+        events = [Event("made" if made else "set", (str(self.declarer), self.contract, str(won[declaring])))]
+        events += self._score_events(points)
+        self._result = self._game_result()
+        self.phase = Phase.OVER if self._result is not None else Phase.DEAL
+        return events
+
+    def _score_events(self, points: Sequence[int]) -> list[Event]:
+        return [
+            Event("score", (str(self._deals_started), *map(str, points))),
+            Event("totals", tuple(map(str, self.seat_totals()))),
+        ]
+
+    def _game_result(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        reached = [i for i, t in enumerate(self.side_totals) if t >= self.options.target]
+        if not reached:
+            return None
+        best = max(self.side_totals[i] for i in reached)
+        winners = [i for i in reached if self.side_totals[i] == best]
+        return self._seats(winners)
+
+    def adjudicate(self) -> None:
+        """End the game between deals (the referee's deal limit): the best total wins, ties
+        share the win."""
+        if self.phase != Phase.DEAL:
+            raise IllegalMoveError("a match is adjudicated only between deals")
+        best = max(self.side_totals)
+        self._result = self._seats([i for i, t in enumerate(self.side_totals) if t == best])
+        self.phase = Phase.OVER
+
+    def _seats(self, winning_sides: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        winners = tuple(sorted(s for i in winning_sides for s in self.sides[i]))
+        return winners, tuple(s for s in range(self.num_players) if s not in winners)
+
+    def _with_forfeits(self, forfeits: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """A side with a forfeited seat loses; if no winner is left, the best other total wins."""
+        assert self._result is not None
+        out = {i for i, side in enumerate(self.sides) if set(side) & forfeits}
+        winners = [i for i, side in enumerate(self.sides) if side[0] in self._result[0] and i not in out]
+        rest = [i for i in range(len(self.sides)) if i not in out]
+        if not winners and rest:
+            best = max(self.side_totals[i] for i in rest)
+            winners = [i for i in rest if self.side_totals[i] == best]
+        return self._seats(winners)
+
+
+def _no_points(cards: Sequence[Card], last: bool) -> int:
+    return 0
+
+
+def _first_dealer(options: PepperOptions, num_players: int, drawn: int) -> int:
+    return drawn if options.first_dealer == "random" else int(options.first_dealer)
+
+
+SUMMARY = """\
+Pepper is bid-Euchre with 24 cards (9 to ace): 4 players in partnerships (partners
+opposite) with 6 cards each, or 3 players with 8 each, or 2 players with 8 each and a dead
+hand of 8 that nobody sees. Deal and play go clockwise. From the dealer's left each player
+passes or bids higher: 1 to 5 tricks (2 or 3 players: 1 to 7), then Small Pepper and Big
+Pepper (all the tricks); a pass is final, and the auction ends when one bidder is left. The
+declarer names a trump suit or no-trump and leads. Trumps rank J of trumps (right bower), J of
+the same colour (left bower, a trump only), A, K, Q, 10, 9; other suits A, K, Q, J, 10, 9.
+Follow suit if you can; the best trump, or else the best card of the led suit, takes the
+trick. The declarer's side scores 1 a trick when it makes its bid and loses 6 (2-3 players: 8)
+when set; Big Pepper scores 12 or loses 12 (16). The others score 1 a trick. The first side
+to reach 30 wins; if several do in one deal, the highest wins, and ties share the win."""
+
+
+SPEC = GameSpec(
+    name="pepper",
+    title="Pepper",
+    summary=SUMMARY,
+    player_counts=(4, 2, 3),
+    variants=VARIANTS,
+    options_class=PepperOptions,
+    deck=french_24,
+    new_match=PepperMatch,
+    first_dealer=_first_dealer,
+    teams=lambda n: sides_for(n) if n == 4 else (),
+    play_order=lambda options: "cw",
+    renderer=TrickRenderer,
+)
