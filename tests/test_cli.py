@@ -172,3 +172,17 @@ def test_pigugnin_json_reports_busche_and_standings_per_seat() -> None:
         assert standings.count("win") >= 1 and standings.count("lose") >= 1
     last = data["deal_scores"][-1]["totals"]
     assert [p["score"] for p in data["players"]] == last, "the score is the busche total"
+
+
+def test_pepper_json_gives_team_and_player_scores() -> None:
+    data = run_json("play", "pepper", "--seed", "4", "--max-deals", "40")
+    scores = [p["score"] for p in data["players"]]
+    assert scores[0] == scores[2] and scores[1] == scores[3], "partners share the team score"
+    assert data["lower_is_better"] is False and data["winners"]
+
+
+def test_every_registered_game_plays_from_the_command_line() -> None:
+    for game, counts in (("peppa", [4]), ("seep", [4, 2, 3]), ("pigugnin", [4, 5]), ("pepper", [4, 2, 3])):
+        for players in counts:
+            data = run_json("play", game, "--seed", "1", "--players", str(players), "--max-deals", "30")
+            assert data["game"] == game and len(data["players"]) == players and data["status"] == "complete"

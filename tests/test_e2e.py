@@ -121,3 +121,30 @@ def test_shipped_bots_play_whole_pigugnin_matches_that_verify(players: int, reco
     assert run_cli("verify", str(record_path)).returncode == 0
     replay = run_cli("replay", str(record_path)).stdout
     assert "pays" in replay and "deal score:" in replay
+
+
+@pytest.mark.parametrize("players", [4, 3, 2])
+def test_shipped_bots_play_whole_pepper_games_that_verify(players: int, record_path: Path) -> None:
+    bots = [f"{PYTHON_BOT} --seed 3", f"{BASH_BOT} --seed 4", "random", f"{PYTHON_BOT} --seed 5"]
+    seats = [arg for bot in bots[:players] for arg in ("--seat", bot)]
+    summary = run_json("play", "pepper", "--seed", "8", "--max-deals", "60", *seats, "--record", str(record_path))
+    assert summary["status"] == "complete" and summary["faults"] == []
+    assert summary["winners"] and summary["lower_is_better"] is False
+    record = read_records(record_path)[0]
+    if players == 2:
+        assert all(len(d["dead"]) == 8 for d in record["deals"])
+    assert run_cli("verify", str(record_path)).returncode == 0
+    assert "names" in run_cli("replay", str(record_path), "--seat", "0").stdout
+
+
+def test_a_match_that_does_not_end_is_adjudicated_at_the_deal_limit_and_verifies(record_path: Path) -> None:
+    summary = run_json("play", "peppa", "--seed", "3", "--max-deals", "2", "--record", str(record_path))
+    assert summary["adjudicated"] is True and summary["deals"] == 2
+    assert len(summary["losers"]) >= 2 and summary["winners"]
+    assert run_cli("verify", str(record_path)).returncode == 0
+    record = read_records(record_path)[0]
+    record["settings"]["max_deals"] = 3
+    edited = record_path.with_name("edited.jsonl")
+    edited.write_text(json.dumps(record) + "\n")
+    proc = run_cli("verify", str(edited))
+    assert proc.returncode == 1 and "deal limit" in proc.stdout
