@@ -26,6 +26,9 @@ def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> 
                 "forfeit": bool(outcome and s in outcome.forfeits),
             }
         )
+    teams = [
+        {"seats": list(team), "score": players[team[0]]["score"]} for team in setup.spec.teams(setup.num_players)
+    ]
     return {
         "game": setup.spec.name,
         "variant": setup.variant.name,
@@ -34,6 +37,7 @@ def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> 
         "status": record["status"],
         "adjudicated": record["adjudicated"],
         "players": players,
+        "teams": teams,
         "winners": list(outcome.winners) if outcome else [],
         "losers": list(outcome.losers) if outcome else [],
         "draws": list(outcome.draws) if outcome else [],

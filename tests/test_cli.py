@@ -178,7 +178,10 @@ def test_pepper_json_gives_team_and_player_scores() -> None:
     data = run_json("play", "pepper", "--seed", "4", "--max-deals", "40")
     scores = [p["score"] for p in data["players"]]
     assert scores[0] == scores[2] and scores[1] == scores[3], "partners share the team score"
+    assert data["teams"] == [{"seats": [0, 2], "score": scores[0]}, {"seats": [1, 3], "score": scores[1]}]
     assert data["lower_is_better"] is False and data["winners"]
+    three = run_json("play", "pepper", "--seed", "4", "--players", "3", "--max-deals", "20")
+    assert three["teams"] == [] and len({p["seat"] for p in three["players"]}) == 3
 
 
 def test_every_registered_game_plays_from_the_command_line() -> None:
