@@ -281,14 +281,7 @@ class Referee:
             "result": None,
         }
         if outcome is not None:
-            record["result"] = {
-                "scores": list(outcome.scores),
-                "winners": list(outcome.winners),
-                "losers": list(outcome.losers),
-                "draws": list(outcome.draws),
-                "forfeits": list(outcome.forfeits),
-                "annulled": outcome.annulled,
-            }
+            record["result"] = outcome.to_json()
         if self.settings.keep_info:
             record["info"] = {str(s): list(bot.info) for s, bot in enumerate(self.seats) if bot.info}
         return record

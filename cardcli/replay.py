@@ -137,14 +137,7 @@ def _finish(record: dict[str, Any], state: MatchState, fail: Any) -> Replayed:
     if forfeits != faulty:
         raise fail(f"forfeits {sorted(forfeits)} do not match the faulty seats {sorted(faulty)}")
     outcome = state.outcome(forfeits)
-    expected = {
-        "scores": list(outcome.scores),
-        "winners": list(outcome.winners),
-        "losers": list(outcome.losers),
-        "draws": list(outcome.draws),
-        "forfeits": list(outcome.forfeits),
-        "annulled": outcome.annulled,
-    }
+    expected = outcome.to_json()
     if result != expected:
         raise fail(f"recorded result {result}, the rules give {expected}")
     return Replayed(state, outcome)

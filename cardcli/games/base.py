@@ -20,6 +20,7 @@ from typing import Any, Callable, Protocol, Sequence
 import attrs
 
 from ..cards import Card
+from ..errors import OptionError
 
 
 @attrs.frozen
@@ -74,6 +75,17 @@ class Outcome:
     annulled: bool = False
     """The match ended with no result for anybody (Il Pigugnìn's annulled match)."""
 
+    def to_json(self) -> dict[str, Any]:
+        """The ``result`` object of a record."""
+        return {
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "losers": list(self.losers),
+            "draws": list(self.draws),
+            "forfeits": list(self.forfeits),
+            "annulled": self.annulled,
+        }
+
     def standing(self, seat: int) -> str:
         if self.annulled:
             return "annulled"
@@ -124,6 +136,45 @@ class MatchState(Protocol):
         """End the match now, between deals, by the standings the totals give: the referee's
         deal limit, for matches that would otherwise not end (random bidders in Pepper drift
         below zero for ever; a Peppa boundary tie can be played on without end)."""
+
+
+class MatchBase:
+    """The bookkeeping every game shares: its phase, how many deals started, the deal scores.
+
+    A game sets ``phase`` to ``"deal"`` when chance is due and to ``"over"`` at the end, bumps
+    ``_deals_started`` in ``deal()`` and appends to ``_scores`` when a deal is scored.
+    """
+
+    phase = "deal"
+
+    def __init__(self) -> None:
+        self._deals_started = 0
+        self._scores: list[DealScore] = []
+
+    def needs_deal(self) -> bool:
+        return self.phase == "deal"
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def deal_number(self) -> int:
+        return self._deals_started
+
+    @property
+    def deal_scores(self) -> tuple[DealScore, ...]:
+        return tuple(self._scores)
+
+
+def first_dealer(options: Any, num_players: int, drawn: int) -> int:
+    """The first dealer: drawn from the seed, unless the ``first_dealer`` option names a seat
+    (checked against the player count here, since the option's choices cannot know it)."""
+    if options.first_dealer == "random":
+        return drawn
+    seat = int(options.first_dealer)
+    if seat >= num_players:
+        raise OptionError(f"first_dealer {seat}: there are only {num_players} seats")
+    return seat
 
 
 @attrs.frozen

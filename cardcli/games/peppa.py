@@ -20,8 +20,17 @@ import attrs
 from ..cards import Card, french_52, sort_cards
 from ..errors import IllegalMoveError, InvalidMoveError
 from . import options as opt
+from .base import (
+    DealScore,
+    Decision,
+    Event,
+    GameSpec,
+    MatchBase,
+    Outcome,
+    Variant,
+    first_dealer,
+)
 from .trick_text import TrickRenderer
-from .base import DealScore, Decision, Event, GameSpec, Outcome, Variant
 from .tricks import TrickPlay, seat_order, step
 
 NUM_PLAYERS = 4
@@ -145,12 +154,13 @@ def pass_token(items: Sequence[Card]) -> str:
     return "+".join(c.text for c in sort_cards(items))
 
 
-class PeppaMatch:
+class PeppaMatch(MatchBase):
     """A whole Peppa match, deal after deal, until the end rule says who won and lost."""
 
     num_players = NUM_PLAYERS
 
     def __init__(self, options: PeppaOptions, num_players: int = NUM_PLAYERS, first_dealer: int = 0):
+        super().__init__()
         if num_players != NUM_PLAYERS:
             raise ValueError("Peppa is played by four players")
         self.options = options
@@ -160,8 +170,6 @@ class PeppaMatch:
         self.phase = Phase.DEAL
         self.dealer = first_dealer
         self.totals = [0] * NUM_PLAYERS
-        self._scores: list[DealScore] = []
-        self._deals_started = 0
         self._dealt: tuple[tuple[Card, ...], ...] = ()
         self.hands: list[list[Card]] = [[] for _ in range(NUM_PLAYERS)]
         self.pass_direction = "hold"
@@ -172,20 +180,6 @@ class PeppaMatch:
         self._result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
     # -- the protocol every game offers -------------------------------------------------------
-
-    def needs_deal(self) -> bool:
-        return self.phase == Phase.DEAL
-
-    def is_over(self) -> bool:
-        return self.phase == Phase.OVER
-
-    @property
-    def deal_number(self) -> int:
-        return self._deals_started
-
-    @property
-    def deal_scores(self) -> tuple[DealScore, ...]:
-        return tuple(self._scores)
 
     @property
     def dealt_hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -416,9 +410,6 @@ class PeppaMatch:
         return step(self.dealer, NUM_PLAYERS, self.clockwise)
 
 
-def _first_dealer(options: PeppaOptions, num_players: int, drawn: int) -> int:
-    return drawn if options.first_dealer == "random" else int(options.first_dealer)
-
 
 SUMMARY = """\
 Peppa is Italian Hearts for four players, each for themselves, with a 52-card deck.
@@ -442,7 +433,7 @@ SPEC = GameSpec(
     options_class=PeppaOptions,
     deck=french_52,
     new_match=PeppaMatch,
-    first_dealer=_first_dealer,
+    first_dealer=first_dealer,
     play_order=lambda options: options.play_direction,
     renderer=TrickRenderer,
 )

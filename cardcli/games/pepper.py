@@ -13,9 +13,18 @@ from typing import Any, Sequence
 import attrs
 
 from ..cards import Card, french_24, sort_cards
-from ..errors import IllegalMoveError, InvalidMoveError, OptionError
+from ..errors import IllegalMoveError, InvalidMoveError
 from . import options as opt
-from .base import DealScore, Decision, Event, GameSpec, Outcome, Variant
+from .base import (
+    DealScore,
+    Decision,
+    Event,
+    GameSpec,
+    MatchBase,
+    Outcome,
+    Variant,
+    first_dealer,
+)
 from .trick_text import TrickRenderer
 from .tricks import TrickPlay
 
@@ -67,14 +76,13 @@ def sides_for(num_players: int) -> tuple[tuple[int, ...], ...]:
     return ((0, 2), (1, 3)) if num_players == 4 else tuple((s,) for s in range(num_players))
 
 
-class PepperMatch:
+class PepperMatch(MatchBase):
     """A whole game of Pepper, deal after deal, until a side reaches the target."""
 
     def __init__(self, options: PepperOptions, num_players: int = 4, first_dealer: int = 0):
+        super().__init__()
         if num_players not in (2, 3, 4):
             raise ValueError("Pepper is played by 2, 3 or 4 players")
-        if options.first_dealer != "random" and int(options.first_dealer) >= num_players:
-            raise OptionError(f"first_dealer {options.first_dealer}: there are only {num_players} seats")
         self.options = options
         self.num_players = num_players
         self.sides = sides_for(num_players)
@@ -84,8 +92,6 @@ class PepperMatch:
         self.dealer = first_dealer
         self.phase = Phase.DEAL
         self.side_totals = [0] * len(self.sides)
-        self._scores: list[DealScore] = []
-        self._deals_started = 0
         self._next_same_dealer = False
         self._result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self.hands: list[list[Card]] = [[] for _ in range(num_players)]
@@ -94,20 +100,6 @@ class PepperMatch:
         self.tricks = TrickPlay(self.hands, 0, True, _no_points)
 
     # -- the protocol every game offers -------------------------------------------------------
-
-    def needs_deal(self) -> bool:
-        return self.phase == Phase.DEAL
-
-    def is_over(self) -> bool:
-        return self.phase == Phase.OVER
-
-    @property
-    def deal_number(self) -> int:
-        return self._deals_started
-
-    @property
-    def deal_scores(self) -> tuple[DealScore, ...]:
-        return tuple(self._scores)
 
     def deal_facts(self) -> dict[str, Any]:
         facts: dict[str, Any] = {"hands": [[c.text for c in h] for h in self._dealt]}
@@ -359,9 +351,6 @@ def _no_points(cards: Sequence[Card], last: bool) -> int:
     return 0
 
 
-def _first_dealer(options: PepperOptions, num_players: int, drawn: int) -> int:
-    return drawn if options.first_dealer == "random" else int(options.first_dealer)
-
 
 SUMMARY = """\
 Pepper is bid-Euchre with 24 cards (9 to ace): 4 players in partnerships (partners
@@ -386,7 +375,7 @@ SPEC = GameSpec(
     options_class=PepperOptions,
     deck=french_24,
     new_match=PepperMatch,
-    first_dealer=_first_dealer,
+    first_dealer=first_dealer,
     teams=lambda n: sides_for(n) if n == 4 else (),
     play_order=lambda options: "cw",
     renderer=TrickRenderer,

@@ -14,9 +14,18 @@ from typing import Any, Sequence
 import attrs
 
 from ..cards import Card, french_40, sort_cards
-from ..errors import IllegalMoveError, OptionError
+from ..errors import IllegalMoveError
 from . import options as opt
-from .base import DealScore, Decision, Event, GameSpec, Outcome, Variant
+from .base import (
+    DealScore,
+    Decision,
+    Event,
+    GameSpec,
+    MatchBase,
+    Outcome,
+    Variant,
+    first_dealer,
+)
 from .trick_text import TrickRenderer
 from .tricks import TrickPlay, seat_order, step
 
@@ -93,14 +102,13 @@ Standings = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]
 """Winners, losers, draws, annulled."""
 
 
-class PigugninMatch:
+class PigugninMatch(MatchBase):
     """A whole match of Pigugnìn, deal after deal, until two players are out."""
 
     def __init__(self, options: PigugninOptions, num_players: int = 4, first_dealer: int = 0):
+        super().__init__()
         if num_players not in (4, 5):
             raise ValueError("Il Pigugnìn is played by 4 or 5 players")
-        if options.first_dealer != "random" and int(options.first_dealer) >= num_players:
-            raise OptionError(f"first_dealer {options.first_dealer}: there are only {num_players} seats")
         self.options = options
         self.num_players = num_players
         self.clockwise = options.direction == "cw"
@@ -109,8 +117,6 @@ class PigugninMatch:
         self.totals = [0] * num_players
         self.out: list[int] = []
         """Players out (at ``lose_at`` busche or more), in the order they went out."""
-        self._scores: list[DealScore] = []
-        self._deals_started = 0
         self._dealt: list[list[Card]] = []
         self.hands: list[list[Card]] = [[] for _ in range(num_players)]
         self.tricks = TrickPlay(self.hands, 0, self.clockwise, self._trick_points)
@@ -118,20 +124,6 @@ class PigugninMatch:
         self._capper: int | None = None
 
     # -- the protocol every game offers -------------------------------------------------------
-
-    def needs_deal(self) -> bool:
-        return self.phase == Phase.DEAL
-
-    def is_over(self) -> bool:
-        return self.phase == Phase.OVER
-
-    @property
-    def deal_number(self) -> int:
-        return self._deals_started
-
-    @property
-    def deal_scores(self) -> tuple[DealScore, ...]:
-        return tuple(self._scores)
 
     def deal_facts(self) -> dict[str, Any]:
         return {"hands": [[c.text for c in h] for h in self._dealt]}
@@ -348,9 +340,6 @@ def _power(card: Card) -> int:
     return POWER[card.rank]
 
 
-def _first_dealer(options: PigugninOptions, num_players: int, drawn: int) -> int:
-    return drawn if options.first_dealer == "random" else int(options.first_dealer)
-
 
 SUMMARY = """\
 Il Pigugnìn (Busca Reggiana) is a trick-avoiding game for 4 or 5 players, each for
@@ -376,7 +365,7 @@ SPEC = GameSpec(
     options_class=PigugninOptions,
     deck=french_40,
     new_match=PigugninMatch,
-    first_dealer=_first_dealer,
+    first_dealer=first_dealer,
     play_order=lambda options: options.direction,
     renderer=TrickRenderer,
 )

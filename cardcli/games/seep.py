@@ -19,9 +19,18 @@ import attrs
 from ..cards import Card, french_52, sort_cards
 from ..errors import IllegalMoveError, InvalidMoveError, OptionError
 from . import options as opt
-from .base import DealScore, Decision, Event, GameSpec, Outcome, Variant
-from .seep_text import SeepRenderer
+from .base import (
+    DealScore,
+    Decision,
+    Event,
+    GameSpec,
+    MatchBase,
+    Outcome,
+    Variant,
+    first_dealer,
+)
 from .seep_floor import Group, Packing, packings, sum_groups, text, value
+from .seep_text import SeepRenderer
 from .tricks import seat_order, step
 
 HOUSE_VALUES = range(9, 14)
@@ -153,14 +162,13 @@ def _rounds(options: SeepOptions, num_players: int) -> list[int]:
     return [8, 12] if options.two_player_halves else [20]
 
 
-class SeepMatch:
+class SeepMatch(MatchBase):
     """A whole baazi of Seep."""
 
     def __init__(self, options: SeepOptions, num_players: int = 4, first_dealer: int = 0):
+        super().__init__()
         if num_players not in (2, 3, 4):
             raise ValueError("Seep is played by 2, 3 or 4 players")
-        if options.first_dealer != "random" and int(options.first_dealer) >= num_players:
-            raise OptionError(f"first_dealer {options.first_dealer}: there are only {num_players} seats")
         bad = [n for n in _rounds(options, num_players) if n % options.deal_packet]
         if bad:
             raise OptionError(f"deal_packet {options.deal_packet} does not divide the {bad[0]} cards dealt later")
@@ -171,8 +179,6 @@ class SeepMatch:
         self.dealer = first_dealer
         self.phase = Phase.DEAL
         self.side_totals = [0] * len(self.sides)
-        self._scores: list[DealScore] = []
-        self._deals_started = 0
         self._same_dealer = False
         self._result: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
         self.hands: list[list[Card]] = [[] for _ in range(num_players)]
@@ -182,20 +188,6 @@ class SeepMatch:
         self._sums_cache: dict[tuple[int, tuple[Card, ...]], list[Group]] = {}
 
     # -- the protocol every game offers -------------------------------------------------------
-
-    def needs_deal(self) -> bool:
-        return self.phase == Phase.DEAL
-
-    def is_over(self) -> bool:
-        return self.phase == Phase.OVER
-
-    @property
-    def deal_number(self) -> int:
-        return self._deals_started
-
-    @property
-    def deal_scores(self) -> tuple[DealScore, ...]:
-        return tuple(self._scores)
 
     def deal_facts(self) -> dict[str, Any]:
         return {
@@ -708,9 +700,6 @@ def _canonical(moves: list[Move]) -> list[Move]:
     return sorted(moves, key=lambda m: (VERBS.index(m.verb), m.card.sort_key, m.token))
 
 
-def _first_dealer(options: SeepOptions, num_players: int, drawn: int) -> int:
-    return drawn if options.first_dealer == "random" else int(options.first_dealer)
-
 
 SUMMARY = """\
 Seep is a Punjabi fishing game: 4 players in two partnerships (partners opposite), or 2 or 3
@@ -738,7 +727,7 @@ SPEC = GameSpec(
     options_class=SeepOptions,
     deck=french_52,
     new_match=SeepMatch,
-    first_dealer=_first_dealer,
+    first_dealer=first_dealer,
     teams=lambda n: sides_for(n) if n == 4 else (),
     play_order=lambda options: "ccw",
     renderer=SeepRenderer,
