@@ -25,6 +25,7 @@ from .base import (
     Variant,
     first_dealer,
 )
+from .sides import best, seats, side_map, sides_for, with_forfeits
 from .trick_text import TrickRenderer
 from .tricks import TrickPlay
 
@@ -72,10 +73,6 @@ class Phase:
     OVER = "over"
 
 
-def sides_for(num_players: int) -> tuple[tuple[int, ...], ...]:
-    return ((0, 2), (1, 3)) if num_players == 4 else tuple((s,) for s in range(num_players))
-
-
 class PepperMatch(MatchBase):
     """A whole game of Pepper, deal after deal, until a side reaches the target."""
 
@@ -86,7 +83,7 @@ class PepperMatch(MatchBase):
         self.options = options
         self.num_players = num_players
         self.sides = sides_for(num_players)
-        self.side_of = {s: i for i, side in enumerate(self.sides) for s in side}
+        self.side_of = side_map(self.sides)
         self.hand_size = 6 if num_players == 4 else 8
         self.levels = tuple(str(i) for i in range(1, 6 if num_players == 4 else 8)) + PEPPERS
         self.dealer = first_dealer
@@ -316,35 +313,24 @@ class PepperMatch(MatchBase):
 
     def _game_result(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         reached = [i for i, t in enumerate(self.side_totals) if t >= self.options.target]
-        if not reached:
-            return None
-        best = max(self.side_totals[i] for i in reached)
-        winners = [i for i in reached if self.side_totals[i] == best]
-        return self._seats(winners)
+        return self._seats(best(self.side_totals, reached)) if reached else None
 
     def adjudicate(self) -> None:
         """End the game between deals (the referee's deal limit): the best total wins, ties
         share the win."""
         if self.phase != Phase.DEAL:
             raise IllegalMoveError("a match is adjudicated only between deals")
-        best = max(self.side_totals)
-        self._result = self._seats([i for i, t in enumerate(self.side_totals) if t == best])
+        self._result = self._seats(best(self.side_totals, range(len(self.sides))))
         self.phase = Phase.OVER
 
     def _seats(self, winning_sides: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        winners = tuple(sorted(s for i in winning_sides for s in self.sides[i]))
+        winners = seats(self.sides, winning_sides)
         return winners, tuple(s for s in range(self.num_players) if s not in winners)
 
     def _with_forfeits(self, forfeits: frozenset[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """A side with a forfeited seat loses; if no winner is left, the best other total wins."""
         assert self._result is not None
-        out = {i for i, side in enumerate(self.sides) if set(side) & forfeits}
-        winners = [i for i, side in enumerate(self.sides) if side[0] in self._result[0] and i not in out]
-        rest = [i for i in range(len(self.sides)) if i not in out]
-        if not winners and rest:
-            best = max(self.side_totals[i] for i in rest)
-            winners = [i for i in rest if self.side_totals[i] == best]
-        return self._seats(winners)
+        won = {self.side_of[s] for s in self._result[0]}
+        return self._seats(with_forfeits(self.sides, self.side_totals, sorted(won), [], forfeits)[0])
 
 
 def _no_points(cards: Sequence[Card], last: bool) -> int:

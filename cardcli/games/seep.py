@@ -31,6 +31,7 @@ from .base import (
 )
 from .seep_floor import Group, Packing, packings, sum_groups, text, value
 from .seep_text import SeepRenderer
+from .sides import best, seats, side_map, sides_for, with_forfeits
 from .tricks import seat_order, step
 
 HOUSE_VALUES = range(9, 14)
@@ -148,11 +149,6 @@ class Phase:
     OVER = "over"
 
 
-def sides_for(num_players: int) -> tuple[tuple[int, ...], ...]:
-    """Partners sit opposite with four players; otherwise everyone plays alone."""
-    return ((0, 2), (1, 3)) if num_players == 4 else tuple((s,) for s in range(num_players))
-
-
 def _rounds(options: SeepOptions, num_players: int) -> list[int]:
     """Cards each player gets after the opening, round by round (a round is a half-deal)."""
     if num_players == 4:
@@ -175,7 +171,7 @@ class SeepMatch(MatchBase):
         self.options = options
         self.num_players = num_players
         self.sides = sides_for(num_players)
-        self.side_of = {s: i for i, side in enumerate(self.sides) for s in side}
+        self.side_of = side_map(self.sides)
         self.dealer = first_dealer
         self.phase = Phase.DEAL
         self.side_totals = [0] * len(self.sides)
@@ -636,31 +632,28 @@ class SeepMatch(MatchBase):
         share the win, everybody draws when all totals are equal."""
         if self.phase != Phase.DEAL:
             raise IllegalMoveError("a match is adjudicated only between deals")
-        best = max(self.side_totals)
-        winners = [i for i, t in enumerate(self.side_totals) if t == best]
+        winners = best(self.side_totals, range(len(self.sides)))
         others = [i for i in range(len(self.sides)) if i not in winners]
         self._result = self._seats(winners, others, []) if others else self._seats([], [], winners)
         self.phase = Phase.OVER
 
     def _seats(self, winners: list[int], losers: list[int], draws: list[int]) -> tuple[tuple[int, ...], ...]:
-        def seats(side_list: list[int]) -> tuple[int, ...]:
-            return tuple(sorted(s for i in side_list for s in self.sides[i]))
-
-        return seats(winners), seats(losers), seats(draws)
+        return seats(self.sides, winners), seats(self.sides, losers), seats(self.sides, draws)
 
     def _with_forfeits(self, forfeits: frozenset[int]) -> tuple[tuple[int, ...], ...]:
         """A side with a forfeited seat loses; if no winner is left, the best total among the
         other sides wins (ties share the win)."""
         assert self._result is not None
-        out = {i for i, side in enumerate(self.sides) if set(side) & forfeits}
-        winners = [i for i, side in enumerate(self.sides) if side[0] in self._result[0] and i not in out]
-        rest = [i for i in range(len(self.sides)) if i not in out]
-        if not winners and rest:
-            best = max(self.side_totals[i] for i in rest)
-            winners = [i for i in rest if self.side_totals[i] == best]
-        draws = [i for i in rest if i not in winners and self.sides[i][0] in self._result[2]]
-        losers = [i for i in range(len(self.sides)) if i not in winners and i not in draws]
-        return self._seats(winners, losers, draws)
+        winners, _, draws = self._result
+        return self._seats(
+            *with_forfeits(
+                self.sides,
+                self.side_totals,
+                sorted({self.side_of[s] for s in winners}),
+                sorted({self.side_of[s] for s in draws}),
+                forfeits,
+            )
+        )
 
     def _next_dealer(self) -> int:
         previous = step(self.dealer, self.num_players, clockwise=False)
