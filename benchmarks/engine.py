@@ -15,6 +15,10 @@ from cardcli.games import registry
 from cardcli.games.dealing import shuffled
 
 
+MAX_DEALS = 500
+"""The referee's default deal limit: random Pepper bidders would otherwise play for ever."""
+
+
 def playout(game: str, variant: str, players: int, seconds: float) -> tuple[int, int, float]:
     deals = moves = 0
     seed = 0
@@ -25,7 +29,9 @@ def playout(game: str, variant: str, players: int, seconds: float) -> tuple[int,
         rng = random.Random(seed)
         deck = setup.spec.deck()
         while not state.is_over():
-            if state.needs_deal():
+            if state.needs_deal() and state.deal_number >= MAX_DEALS:
+                state.adjudicate()
+            elif state.needs_deal():
                 state.deal(shuffled(seed, state.deal_number, deck))
                 deals += 1
                 continue
