@@ -41,3 +41,11 @@ class VerificationError(CardcliError):
     """A record does not match what the rules produce; names where it first differs."""
 
     exit_code = 1
+
+
+class Interrupted(CardcliError):
+    """The referee was told to stop (SIGTERM); its bots are ended on the way out."""
+
+    def __init__(self, message: str, exit_code: int):
+        super().__init__(message)
+        self.exit_code = exit_code

@@ -89,10 +89,23 @@ def dump(record: dict[str, Any]) -> str:
 def append(path: Path, record: dict[str, Any]) -> None:
     """Append a record as one line and make it durable (flushed and fsynced) before returning."""
     line = dump(record) + "\n"
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(line)
-        f.flush()
-        os.fsync(f.fileno())
+    try:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as err:
+        raise RecordError(f"cannot write the record to {path}: {err.strerror}") from None
+
+
+def check_appendable(path: Path) -> None:
+    """Fail before a match, not after it, when its record could not be written: open the file
+    for appending (creating it, empty, if it does not exist) and close it again."""
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as err:
+        raise RecordError(f"cannot write the record to {path}: {err.strerror}") from None
 
 
 @attrs.frozen

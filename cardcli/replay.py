@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 import attrs
 
+from . import record_shape
 from .errors import MoveError, UsageError, VerificationError
 from .games import registry
 from .games.base import Event, MatchState, Outcome
@@ -52,18 +53,20 @@ def walk(record: dict[str, Any], where: str = "record") -> Iterator[Step]:
             at += f", move {move + 1}"
         return VerificationError(f"{at}: {text}")
 
+    malformed = record_shape.problem(record)
+    if malformed is not None:
+        raise fail(f"malformed record: {malformed}")
     try:
         setup = registry.resolve(
-            record["game"], record["variant"], record["options"], len(record["seats"]), int(record["seed"])
+            record["game"], record["variant"], record["options"], len(record["seats"]), record["seed"]
         )
-        deals = record["deals"]
-        status = record["status"]
+        first = setup.first_dealer
     except UsageError as err:
         raise fail(str(err)) from None
-    except (KeyError, TypeError, ValueError) as err:
-        raise fail(f"the record lacks a field or has a wrong one ({err})") from None
-    if record.get("first_dealer") != setup.first_dealer:
-        raise fail(f"first dealer {record.get('first_dealer')} is not the seed's {setup.first_dealer}")
+    deals = record["deals"]
+    status = record["status"]
+    if record.get("first_dealer") != first:
+        raise fail(f"first dealer {record.get('first_dealer')} is not the seed's {first}")
     state = setup.new_match()
     for index, deal in enumerate(deals):
         number = index + 1

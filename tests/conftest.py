@@ -50,3 +50,37 @@ def read_records(path: Path) -> list[dict[str, Any]]:
 @pytest.fixture
 def record_path(tmp_path: Path) -> Path:
     return tmp_path / "games.jsonl"
+
+
+BOT_MARKS = ("faulty_bot.py", "random_bot.py", "random_bot.sh")
+
+
+def _bot_processes() -> list[str]:
+    """Bot processes (and the children the faulty bot starts) still alive on this machine."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            state = (entry / "stat").read_text().split()[2]
+        except OSError:
+            continue
+        if state != "Z" and (any(mark in cmdline for mark in BOT_MARKS) or cmdline.strip() == "sleep 300"):
+            found.append(f"{entry.name}: {cmdline.strip()[:120]}")
+    return found
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_bot_outlives_the_suite():
+    """After the whole suite, no bot process (nor a child it started) is left running."""
+    before = set(_bot_processes())
+    yield
+    import time
+
+    deadline = time.monotonic() + 5
+    left = [p for p in _bot_processes() if p not in before]
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = [p for p in _bot_processes() if p not in before]
+    assert not left, f"bot processes left running: {left}"

@@ -66,7 +66,7 @@ def test_variant_and_options_are_applied_and_reported() -> None:
          "'randon' is neither a built-in player"),
         (("play", "peppa", "--seat", "./nope.sh", "--seat", "random", "--seat", "random", "--seat", "random"),
          "no such program"),
-        (("play", "peppa", "--record", "/no/such/dir/x.jsonl"), "no such directory"),
+        (("play", "peppa", "--record", "/no/such/dir/x.jsonl"), "cannot write the record"),
         (("play", "peppa", "--move-time", "-1"), "--move-time"),
         (("rules", "chess"), "unknown game 'chess'"),
         (("replay", "/no/such/file.jsonl"), "no such file"),

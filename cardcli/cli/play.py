@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import logging
-import os
+import signal
 from pathlib import Path
 
 import click
 
-from ..errors import UsageError
+from ..errors import Interrupted, UsageError
 from ..games import registry
 from ..games.dealing import new_seed
-from ..records import append
+from ..records import append, check_appendable
 from ..referee import POLICIES, Settings, play_match
 from ..report import summary_json, summary_text
 from ..seats.base import Seat
+from ..seats.limits import Limits
 from ..seats.spec import make_seat
 from .common import json_option, parse_assignments, print_json
 
@@ -43,17 +44,26 @@ from .common import json_option, parse_assignments, print_json
               help="Save each bot's stderr (first 1 MiB) in this directory as seatN.stderr.")
 @click.option("--max-deals", type=click.IntRange(min=1), default=500, show_default=True,
               help="Adjudicate a match by its totals if it has not ended after this many deals.")
+@click.option("--bot-memory", type=click.IntRange(min=1), default=None, metavar="MIB",
+              help="Limit each bot's address space (MiB); a bot that dies on it is a 'limit' fault.")
+@click.option("--bot-cpu", type=click.IntRange(min=1), default=None, metavar="SECONDS",
+              help="Limit each bot's CPU time over its whole life (seconds).")
+@click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N",
+              help="Limit each bot's open file descriptors.")
 @click.option("--keep-info", is_flag=True, help="Keep the bots' info lines in the record.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every protocol line on stderr.")
 @json_option
 def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[str, ...], players: int | None,
          seed: int | None, count_games: int, record_path: str | None, move_time: float, startup_time: float, quit_grace: float,
-         on_fault: str, bot_stderr: str | None, max_deals: int, keep_info: bool, verbose: bool, as_json: bool) -> int:
+         on_fault: str, bot_stderr: str | None, max_deals: int, bot_memory: int | None,
+         bot_cpu: int | None, bot_files: int | None, keep_info: bool, verbose: bool, as_json: bool) -> int:
     """Play one whole match of GAME (or --games N in a row) and print who won.
 
     Exit status: 0 when every match completed (even with faults), 1 when the fault policy
-    aborted one, 2 for bad input.
+    aborted one, 2 for bad input, 130 on Ctrl-C and 143 on SIGTERM (the bots are ended and the
+    unfinished match is not written; matches already finished are in the record).
     """
+    signal.signal(signal.SIGTERM, _terminated)
     if verbose:
         logging.basicConfig(level=logging.DEBUG, format="%(name)s %(message)s")
     if seats and players is not None and players != len(seats):
@@ -65,19 +75,20 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     if not seats:
         seats = ("random",) * setup.num_players
     if record_path is not None:
-        _check_writable(Path(record_path))
+        check_appendable(Path(record_path))
     stderr_dir = Path(bot_stderr) if bot_stderr else None
     if stderr_dir is not None:
         stderr_dir.mkdir(parents=True, exist_ok=True)
     settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info, max_deals)
-    built: list[Seat] = [make_seat(spec, i, seed, stderr_dir) for i, spec in enumerate(seats)]
+    limits = Limits(bot_memory, bot_cpu, bot_files)
+    built: list[Seat] = [make_seat(spec, i, seed, stderr_dir, limits) for i, spec in enumerate(seats)]
     status = 0
     try:
         for k in range(count_games):
             if k:
                 setup = registry.resolve(game, variant, given, count, (seed + k) % 2**63)
                 built = [
-                    bot if bot.usable else make_seat(spec, i, setup.seed, stderr_dir)
+                    bot if bot.usable else make_seat(spec, i, setup.seed, stderr_dir, limits)
                     for i, (spec, bot) in enumerate(zip(seats, built))
                 ]
             result = play_match(setup, built, settings, close=False)
@@ -95,12 +106,5 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     return status
 
 
-def _check_writable(path: Path) -> None:
-    """Fail before the match, not after it, when the record cannot be written."""
-    if path.is_dir():
-        raise UsageError(f"--record {path}: is a directory")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        raise UsageError(f"--record {path}: no such directory {parent}")
-    if path.exists() and not os.access(path, os.W_OK) or not path.exists() and not os.access(parent, os.W_OK):
-        raise UsageError(f"--record {path}: not writable")
+def _terminated(signum: int, frame: object) -> None:
+    raise Interrupted("terminated", 143)

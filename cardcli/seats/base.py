@@ -27,8 +27,10 @@ class FaultKind:
     """A line that breaks the framing: too long, invalid UTF-8, ``move`` without a token."""
     PROTOCOL = "protocol"
     """A line out of place: a move nobody asked for, a bad handshake, input not being read."""
+    LIMIT = "limit"
+    """The bot died on one of its resource limits (CPU time, memory, open files)."""
 
-    ALL = (CRASH, TIMEOUT, ILLEGAL, MALFORMED, PROTOCOL)
+    ALL = (CRASH, TIMEOUT, ILLEGAL, MALFORMED, PROTOCOL, LIMIT)
 
 
 class SeatFault(CardcliError):

@@ -21,13 +21,16 @@ from typing import IO, Sequence
 
 from .. import protocol
 from .base import Answer, FaultKind, Identity, Request, Seat, SeatFault, clip
+from .limits import Limits
 
 log = logging.getLogger("cardcli.bot")
 
 MAX_PENDING_INPUT = 16 << 20
 """Bytes the referee holds for a bot that does not read its input before calling it a fault."""
 STDERR_CAP = 1 << 20
-"""Bytes of each bot's stderr kept (in memory, or in the file asked for); the rest is drained."""
+"""Bytes of each bot's stderr saved in the file asked for; the rest is read and discarded."""
+STDERR_TAIL = 8192
+"""Bytes of each bot's latest stderr kept in memory, to explain how it died."""
 MAX_INFO_LINES = 1000
 """``info`` lines kept per bot and match when they are recorded."""
 
@@ -37,11 +40,15 @@ class ProcessSeat(Seat):
 
     kind = "process"
 
-    def __init__(self, label: str, argv: Sequence[str], stderr_path: Path | None = None):
+    def __init__(
+        self, label: str, argv: Sequence[str], stderr_path: Path | None = None, limits: Limits = Limits()
+    ):
         super().__init__(label)
         self.argv = list(argv)
         self.stderr_path = stderr_path
+        self.limits = limits
         self.stderr_tail = bytearray()
+        self.stderr_bytes = 0
         self._proc: subprocess.Popen[bytes] | None = None
         self._out = protocol.LineBuffer(protocol.MAX_BOT_LINE)
         self._pending_input = bytearray()
@@ -68,7 +75,7 @@ class ProcessSeat(Seat):
         self.started = True
         try:
             self._proc = subprocess.Popen(
-                self.argv,
+                self.limits.wrap(self.argv),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -158,21 +165,29 @@ class ProcessSeat(Seat):
         except (ProcessLookupError, PermissionError):
             pass
 
-    def exit_description(self) -> str:
-        """How the process ended, for a crash fault's detail."""
+    def death(self) -> SeatFault:
+        """The fault for a bot whose output has ended: how it ended, and whether it was a limit."""
         proc = self._proc
         if proc is None:
-            return "ended"
+            return SeatFault(FaultKind.CRASH, "ended")
         try:
             code = proc.wait(timeout=0.2)
         except subprocess.TimeoutExpired:
-            return "closed its output but is still running"
+            return SeatFault(FaultKind.CRASH, "closed its output but is still running")
         if code < 0:
             try:
-                return f"killed by signal {signal.Signals(-code).name}"
+                how = f"killed by signal {signal.Signals(-code).name}"
             except ValueError:
-                return f"killed by signal {-code}"
-        return f"exited with status {code}"
+                how = f"killed by signal {-code}"
+        else:
+            how = f"exited with status {code}"
+        if self.limits.any:
+            if self._stderr_thread is not None:
+                self._stderr_thread.join(timeout=0.5)
+            breach = self.limits.breach(code, self.stderr_tail.decode("utf-8", "replace"))
+            if breach is not None:
+                return SeatFault(FaultKind.LIMIT, f"{how}: over its {breach}")
+        return SeatFault(FaultKind.CRASH, how)
 
     # -- talking ----------------------------------------------------------------------------------
 
@@ -283,7 +298,7 @@ class ProcessSeat(Seat):
             if not data:
                 if self._out.has_lines:
                     return
-                raise SeatFault(FaultKind.CRASH, self.exit_description())
+                raise self.death()
             try:
                 self._out.feed(data)
             except protocol.FramingError as err:
@@ -321,16 +336,17 @@ class ProcessSeat(Seat):
             if self.stderr_path is not None:
                 sink = open(self.stderr_path, "wb")
             while True:
-                chunk = stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536)
+                chunk = os.read(stream.fileno(), 65536)
                 if not chunk:
                     break
-                if kept < STDERR_CAP:
+                self.stderr_bytes += len(chunk)
+                self.stderr_tail += chunk
+                if len(self.stderr_tail) > STDERR_TAIL:
+                    del self.stderr_tail[: len(self.stderr_tail) - STDERR_TAIL]
+                if sink is not None and kept < STDERR_CAP:
                     piece = chunk[: STDERR_CAP - kept]
                     kept += len(piece)
-                    if sink is not None:
-                        sink.write(piece)
-                    else:
-                        self.stderr_tail += piece
+                    sink.write(piece)
         except (OSError, ValueError):
             pass
         finally:

@@ -17,10 +17,11 @@ from pathlib import Path
 from ..errors import UsageError
 from .base import Seat
 from .builtin import BUILTIN_NAMES, builtin
+from .limits import Limits
 from .process import ProcessSeat
 
 
-def make_seat(spec: str, index: int, seed: int, stderr_dir: Path | None = None) -> Seat:
+def make_seat(spec: str, index: int, seed: int, stderr_dir: Path | None = None, limits: Limits = Limits()) -> Seat:
     """The seat for ``spec`` at seat ``index``; built-in players are seeded from the match seed."""
     text = spec.strip()
     if text.startswith("builtin:"):
@@ -46,6 +47,6 @@ def make_seat(spec: str, index: int, seed: int, stderr_dir: Path | None = None) 
     if os.sep in program and not os.path.exists(program):
         raise UsageError(f"seat {index}: no such program: {program}")
     stderr_path = stderr_dir / f"seat{index}.stderr" if stderr_dir is not None else None
-    seat = ProcessSeat(spec, argv, stderr_path)
+    seat = ProcessSeat(spec, argv, stderr_path, limits)
     seat.tag = f"seat{index}"
     return seat

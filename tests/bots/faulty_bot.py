@@ -22,6 +22,17 @@ p.add_argument("--double-at", type=int, default=0, help="answer twice")
 p.add_argument("--long-at", type=int, default=0, help="answer a line of 100 kB")
 p.add_argument("--bad-utf8-at", type=int, default=0, help="answer bytes that are not UTF-8")
 p.add_argument("--no-ready", action="store_true", help="never finish the handshake")
+p.add_argument("--ready-delay", type=float, default=0.0, help="wait this long before 'ready'")
+p.add_argument("--exit-zero-at", type=int, default=0, help="exit with status 0 instead of answering")
+p.add_argument("--empty-at", type=int, default=0, help="answer an empty line, then nothing")
+p.add_argument("--endless-at", type=int, default=0, help="write 40 MiB without a newline")
+p.add_argument("--stop-reading-at", type=int, default=0, help="answer, then never read stdin again")
+p.add_argument("--close-stdout-at", type=int, default=0, help="close stdout and keep running")
+p.add_argument("--eat-cpu-at", type=int, default=0, help="spin on the CPU instead of answering")
+p.add_argument("--eat-memory-at", type=int, default=0, help="allocate memory until it fails")
+p.add_argument("--open-files-at", type=int, default=0, help="open files until it fails")
+p.add_argument("--stderr-flood", type=int, default=0, help="write this many MiB of stderr per request")
+p.add_argument("--report-fds", default=None, help="write the bot's open file descriptors to this file")
 p.add_argument("--exit-at-start", action="store_true", help="exit before the handshake")
 p.add_argument("--chatty", action="store_true", help="send info and unknown lines and stderr noise")
 p.add_argument("--spawn-child", action="store_true", help="start a child process that sleeps forever")
@@ -39,6 +50,10 @@ def send(text: str) -> None:
 
 if args.exit_at_start:
     sys.exit(0)
+if args.report_fds:
+    fds = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+    with open(args.report_fds, "w") as f:
+        f.write(" ".join(map(str, fds)))
 if args.ignore_quit:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 pids = [os.getpid()]
@@ -58,6 +73,7 @@ for raw in sys.stdin:
         if args.no_ready:
             continue
         send("id name faulty")
+        time.sleep(args.ready_delay)
         send("ready")
     elif words[0] == "go":
         requests += 1
@@ -68,8 +84,39 @@ for raw in sys.stdin:
             send("whatever this is")
             sys.stderr.write("noise " * 1000 + "\n")
             sys.stderr.flush()
+        if args.stderr_flood:
+            chunk = b"x" * (1 << 20)
+            for _ in range(args.stderr_flood):
+                sys.stderr.buffer.write(chunk)
+            sys.stderr.flush()
         if n == args.crash_at:
             sys.exit(3)
+        if n == args.exit_zero_at:
+            sys.exit(0)
+        if n == args.empty_at:
+            out.write(b"\n")
+            out.flush()
+            time.sleep(300)
+        if n == args.endless_at:
+            piece = b"y" * (1 << 20)
+            for _ in range(40):
+                out.write(piece)
+            out.flush()
+            time.sleep(300)
+        if n == args.close_stdout_at:
+            os.close(1)
+            time.sleep(300)
+        if n == args.eat_cpu_at:
+            while True:
+                pass
+        if n == args.eat_memory_at:
+            hoard = []
+            while True:
+                hoard.append(bytearray(16 << 20))
+        if n == args.open_files_at:
+            handles = []
+            while True:
+                handles.append(open(os.devnull))
         if n == args.kill_self_at:
             os.kill(os.getpid(), signal.SIGKILL)
         if n == args.stall_at:
@@ -92,6 +139,8 @@ for raw in sys.stdin:
             out.flush()
         else:
             send(f"move {moves[0]}")
+        if n == args.stop_reading_at:
+            time.sleep(300)
     elif words[0] == "quit":
         if args.ignore_quit:
             time.sleep(300)

@@ -1,0 +1,205 @@
+"""Hostile and broken bots, each case with a real process (the table in docs/faults.md):
+the match goes on, the fault is recorded against the right seat with its own kind, memory
+stays bounded and no process is left behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from cardcli.seats.base import Request
+from cardcli.seats.process import ProcessSeat
+from conftest import FAULTY_BOT, ROOT, faulty, read_records, run_cli, run_json
+
+FAST = ["--move-time", "1", "--startup-time", "3", "--quit-grace", "0.5"]
+
+
+def play_one_bad_seat(bad: str, record_path: Path, *extra: str) -> dict:
+    return run_json("play", "pigugnin", "--seed", "4", *FAST, "--seat", bad, "--seat", "random",
+                    "--seat", "random", "--seat", "random", "--record", str(record_path), *extra)
+
+
+def only_fault(summary: dict) -> tuple[int, str, str]:
+    assert summary["status"] == "complete"
+    assert len(summary["faults"]) == 1, summary["faults"]
+    fault = summary["faults"][0]
+    return fault["seat"], fault["kind"], fault["detail"]
+
+
+@pytest.mark.parametrize(
+    "flags, kind, detail",
+    [
+        (("--ready-delay", "5"), "timeout", "during the handshake"),
+        (("--exit-zero-at", "3"), "crash", "exited with status 0"),
+        (("--empty-at", "2"), "timeout", "no answer in time"),
+        (("--stall-at", "2"), "timeout", "no answer in time"),
+        (("--slow-at", "2", "--delay", "1.5"), "timeout", "no answer in time"),
+        (("--endless-at", "2"), "malformed", "longer than 8192 bytes"),
+        (("--close-stdout-at", "2"), "crash", "closed its output but is still running"),
+        (("--stop-reading-at", "2"), "timeout", "no answer in time"),
+    ],
+)
+def test_each_hostile_case_is_its_own_recorded_fault(flags, kind, detail, record_path: Path) -> None:
+    seat, got_kind, got_detail = only_fault(play_one_bad_seat(faulty(*flags), record_path))
+    assert (seat, got_kind) == (0, kind)
+    assert detail in got_detail
+    assert run_cli("verify", str(record_path)).returncode == 0
+
+
+def test_an_answer_just_inside_the_limit_is_not_a_fault(record_path: Path) -> None:
+    summary = play_one_bad_seat(faulty("--slow-at", "2", "--delay", "0.6"), record_path)
+    assert summary["faults"] == []
+
+
+def test_a_bot_flooding_stderr_plays_on_and_only_the_cap_is_kept(tmp_path: Path, record_path: Path) -> None:
+    logs = tmp_path / "logs"
+    # 4 MiB of stderr per request, about 40 requests: over 150 MiB in all
+    summary = play_one_bad_seat(faulty("--stderr-flood", "4"), record_path, "--bot-stderr", str(logs))
+    assert summary["faults"] == []
+    assert (logs / "seat0.stderr").stat().st_size == 1 << 20
+
+
+@pytest.mark.parametrize(
+    "flags, limit_option, detail",
+    [
+        (("--eat-cpu-at", "2"), ("--bot-cpu", "1", "--move-time", "10"), "CPU time limit of 1 s"),
+        (("--eat-memory-at", "2"), ("--bot-memory", "300"), "memory limit of 300 MiB"),
+        (("--open-files-at", "2"), ("--bot-files", "40"), "open files limit of 40"),
+    ],
+)
+def test_a_bot_over_its_resource_limit_is_a_limit_fault(flags, limit_option, detail, record_path: Path) -> None:
+    summary = play_one_bad_seat(faulty(*flags), record_path, *limit_option)
+    seat, kind, got = only_fault(summary)
+    assert (seat, kind) == (0, "limit") and detail in got
+
+
+def test_limits_leave_a_well_behaved_bot_alone(record_path: Path) -> None:
+    summary = play_one_bad_seat(faulty(), record_path, "--bot-memory", "300", "--bot-cpu", "20", "--bot-files", "64")
+    assert summary["faults"] == []
+
+
+def test_bots_inherit_no_descriptor_but_their_three_pipes(tmp_path: Path, record_path: Path) -> None:
+    report = tmp_path / "fds"
+    play_one_bad_seat(faulty("--report-fds", str(report)), record_path)
+    fds = [int(fd) for fd in report.read_text().split()]
+    # 0, 1, 2 and the descriptor the bot itself opened to list /proc/self/fd
+    assert fds[:3] == [0, 1, 2] and len(fds) <= 4
+
+
+def test_the_referee_never_blocks_writing_to_a_bot_that_stopped_reading() -> None:
+    seat = ProcessSeat("sleeper", [sys.executable, "-c", "import sys, time; print('ready', flush=True); time.sleep(60)"])
+    seat.start()
+    try:
+        seat.wait_ready(time.monotonic() + 10)
+        started = time.monotonic()
+        line = "event " + "z" * 1000
+        seat.notify([line] * 20_000)  # 20 MB: more than the pipe and more than the queue cap
+        assert time.monotonic() - started < 2, "notify returned without waiting for the bot"
+        seat.ask(Request("play", ("QS",), 1000))
+        answer = seat.poll()
+        assert answer is not None and answer.fault is not None
+        assert answer.fault.kind == "protocol" and "stopped reading" in answer.fault.detail
+    finally:
+        seat.close()
+
+
+def test_endless_output_keeps_the_referee_memory_bounded() -> None:
+    seat = ProcessSeat("flood", [sys.executable, "-c",
+                                 "import sys\nsys.stdout.write('ready\\n'); sys.stdout.flush()\n"
+                                 "for _ in range(64): sys.stdout.write('y' * (1 << 20))\nsys.stdout.flush()"])
+    tracemalloc.start()
+    try:
+        seat.start()
+        seat.wait_ready(time.monotonic() + 10)
+        seat.ask(Request("play", ("QS",), 10_000))
+        deadline = time.monotonic() + 10
+        answer = None
+        while answer is None and time.monotonic() < deadline:
+            answer = seat.poll()
+            time.sleep(0.01)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        seat.close()
+    assert answer is not None and answer.fault is not None and answer.fault.kind == "malformed"
+    assert peak < 4 << 20, f"the referee held {peak} bytes for a 64 MiB line"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupting_the_referee_ends_the_bots_and_keeps_finished_games(sig, code, tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    pidfile = tmp_path / "pids"
+    bot = f"{FAULTY_BOT} --spawn-child --pidfile {pidfile} --slow-at 200 --delay 30"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardcli", "play", "peppa", "--seed", "1", "--games", "3", "--move-time", "60",
+         "--seat", bot, "--seat", "random", "--seat", "random", "--seat", "random", "--record", str(record)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    deadline = time.monotonic() + 60
+    while (not record.exists() or not record.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == code, err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    games = read_records(record)
+    assert len(games) == 1 and games[0]["status"] == "complete", "only the finished game is written"
+    assert run_cli("verify", str(record)).returncode == 0
+    pids = [int(p) for line in pidfile.read_text().splitlines() for p in line.split()]
+    time.sleep(0.5)
+    assert not any(_alive(p) for p in pids), "bots and their children are ended"
+
+
+def test_a_torn_record_is_reported_by_replay_and_verify_without_a_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "r.jsonl"
+    run_cli("play", "peppa", "--seed", "2", "--record", str(path), check=True)
+    run_cli("play", "peppa", "--seed", "3", "--record", str(path), check=True)
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) - 500])  # a referee killed while writing the second game
+    verified = run_cli("verify", str(path))
+    assert verified.returncode == 1 and "torn" in verified.stdout and f"ok   {path}:1" in verified.stdout
+    replayed = run_cli("replay", str(path))
+    assert replayed.returncode == 2 and "torn" in replayed.stderr and "Traceback" not in replayed.stderr
+    assert run_cli("replay", str(path), "--game", "1").returncode == 2
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (os.urandom(300), ""),
+        (b'{"format": "cardcli-record", "format_version": 1, "game": "peppa"', "torn"),
+        (b'{"format": "cardcli-record", "format_version": 7}\n', "format version 7"),
+    ],
+)
+def test_corrupt_input_never_gives_a_traceback(content: bytes, message: str, tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(content)
+    for command in ("verify", "replay"):
+        proc = run_cli(command, str(path))
+        assert proc.returncode in (1, 2)
+        assert "Traceback" not in proc.stderr
+        assert message in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("path", ["/proc/version", "/no/such/dir/r.jsonl", "/sys/kernel/notes"])
+def test_an_unwritable_record_path_is_refused_before_the_match(path: str) -> None:
+    proc = run_cli("play", "peppa", "--record", path)
+    assert proc.returncode == 2 and "cannot write the record" in proc.stderr, proc.stderr
+    assert proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1
