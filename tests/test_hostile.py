@@ -203,3 +203,54 @@ def test_an_unwritable_record_path_is_refused_before_the_match(path: str) -> Non
     proc = run_cli("play", "peppa", "--record", path)
     assert proc.returncode == 2 and "cannot write the record" in proc.stderr, proc.stderr
     assert proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_program_that_cannot_be_started_is_a_crash_fault(tmp_path: Path, record_path: Path) -> None:
+    script = tmp_path / "not_executable.sh"
+    script.write_text("#!/bin/sh\necho ready\n")
+    script.chmod(0o644)
+    seat, kind, detail = only_fault(play_one_bad_seat(str(script), record_path))
+    assert (seat, kind) == (0, "crash") and "cannot start" in detail and "Permission denied" in detail
+
+
+def test_one_bot_s_info_and_stderr_never_reach_another_seat() -> None:
+    from cardcli.games import registry
+    from cardcli.referee import Settings, play_match
+    from harness import TranscriptSeat
+
+    chatty = ProcessSeat("chatty", [sys.executable, str(ROOT / "tests/bots/faulty_bot.py"), "--chatty"])
+    listeners = [TranscriptSeat(f"t{i}", str(i)) for i in range(3)]
+    result = play_match(registry.resolve("pigugnin", None, {}, 4, 6), [chatty, *listeners], Settings(keep_info=True))
+    assert result.faults == ()
+    assert result.record["info"]["0"], "the chatty bot did talk"
+    for seat in listeners:
+        assert not any("thinking" in line or "noise" in line or "whatever" in line for line in seat.lines)
+
+
+def test_a_referee_killed_outright_leaves_every_finished_game_intact(tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    pidfile = tmp_path / "pids"
+    bot = f"{FAULTY_BOT} --pidfile {pidfile} --slow-at 120 --delay 30"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardcli", "play", "peppa", "--seed", "1", "--games", "5", "--move-time", "60",
+         "--seat", bot, "--seat", "random", "--seat", "random", "--seat", "random", "--record", str(record)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while (not record.exists() or not record.read_text()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.3)
+        proc.kill()
+        proc.wait(timeout=10)
+        games = read_records(record)
+        assert 1 <= len(games) and all(g["status"] == "complete" for g in games)
+        assert run_cli("verify", str(record)).returncode == 0
+    finally:
+        # the referee could not end its bot: do it here so nothing outlives the test
+        for line in pidfile.read_text().splitlines() if pidfile.exists() else []:
+            for pid in map(int, line.split()):
+                try:
+                    os.killpg(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
