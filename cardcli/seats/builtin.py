@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Protocol, Sequence
 
 from .base import Answer, FaultKind, Request, Seat, SeatFault
 
@@ -27,6 +27,23 @@ class InProcessSeat(Seat):
     def poll(self) -> Answer | None:
         answer, self._answer = self._answer, None
         return answer
+
+
+class PlayerSeat(InProcessSeat):
+    """An in-process player that follows the game from the lines its seat is sent."""
+
+    def __init__(self, label: str, player: "Player"):
+        super().__init__(label, player.choose)
+        self.player = player
+
+    def notify(self, lines: Sequence[str]) -> None:
+        self.player.notify(lines)
+
+
+class Player(Protocol):
+    def notify(self, lines: Sequence[str]) -> None: ...
+
+    def choose(self, request: Request) -> str: ...
 
 
 def random_seat(label: str, seed: str | int) -> InProcessSeat:
@@ -59,7 +76,7 @@ def scripted_seat(label: str, moves: Iterable[str]) -> InProcessSeat:
     return seat
 
 
-BUILTIN_NAMES = ("random", "first")
+BUILTIN_NAMES = ("random", "first", "heuristic")
 """Names that ``--seat`` resolves to a built-in player."""
 
 
@@ -68,4 +85,9 @@ def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
         return random_seat(label, seed)
     if name == "first":
         return first_seat(label)
+    if name == "heuristic":
+        from ..players import strategies  # noqa: F401  (registers every game's strategy)
+        from ..players.heuristic import HeuristicPlayer
+
+        return PlayerSeat(label, HeuristicPlayer())
     raise KeyError(name)

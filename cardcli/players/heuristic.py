@@ -1,0 +1,65 @@
+"""The heuristic player: a simple, explained strategy per game (``--seat heuristic``).
+
+It reads the protocol lines its seat is sent and answers requests; each game's strategy is a
+small class with ``notify(words)`` and ``choose(kind, moves)``. Unknown games fall back to the
+first offered move.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..seats.base import Request
+
+
+class Strategy:
+    """One game's strategy. Subclasses override what they need."""
+
+    def __init__(self, seat: int, num_seats: int, options: dict[str, str]):
+        self.seat = seat
+        self.num_seats = num_seats
+        self.options = options
+
+    def notify(self, words: list[str]) -> None:
+        """One event line, split into words."""
+
+    def choose(self, kind: str, moves: tuple[str, ...]) -> str:
+        return moves[0]
+
+
+STRATEGIES: dict[str, type[Strategy]] = {}
+"""Game name to strategy class; each game's module registers itself here."""
+
+
+class HeuristicPlayer:
+    """Follows the match header to pick the game's strategy, then feeds it every line."""
+
+    def __init__(self) -> None:
+        self.strategy: Strategy | None = None
+        self._header: list[list[str]] = []
+
+    def notify(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "game":
+                self._header = [words]
+                self.strategy = None
+            elif words[0] in ("option", "player", "order", "team") and self.strategy is None:
+                self._header.append(words)
+            elif words[0] == "begin":
+                self.strategy = self._start()
+            elif self.strategy is not None:
+                self.strategy.notify(words)
+
+    def _start(self) -> Strategy:
+        game = self._header[0]
+        options = {w[1]: w[2] for w in self._header if w[0] == "option" and len(w) > 2}
+        cls = STRATEGIES.get(game[1], Strategy)
+        return cls(int(game[4]), int(game[3]), options)
+
+    def choose(self, request: Request) -> str:
+        strategy = self.strategy or Strategy(0, 0, {})
+        move = strategy.choose(request.kind, request.moves)
+        return move if move in request.moves else request.moves[0]

@@ -1,0 +1,1 @@
+"""Imports every game's heuristic strategy so that each registers itself."""
