@@ -34,6 +34,7 @@ def match_header(
     names: Sequence[str],
     order: str,
     teams: Sequence[Sequence[int]] = (),
+    rng: int | None = None,
 ) -> list[str]:
     """The lines that open a match for one seat, ending with ``begin``."""
     lines = [f"game {game} {variant} {num_seats} {seat}"]
@@ -41,6 +42,8 @@ def match_header(
     lines += [f"player {i} {one_line(name)}" for i, name in enumerate(names)]
     lines.append(f"order {order}")
     lines += ["team " + " ".join(map(str, team)) for team in teams]
+    if rng is not None:
+        lines.append(f"rng {rng}")
     lines.append("begin")
     return lines
 

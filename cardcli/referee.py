@@ -145,6 +145,7 @@ class Referee:
                         names,
                         order,
                         self.setup.spec.teams(self.setup.num_players),
+                        bot_rng(self.setup.seed, seat),
                     )
                 )
 
@@ -303,6 +304,13 @@ class Referee:
                 "options": [list(o) for o in ident.options],
             },
         }
+
+
+def bot_rng(seed: int, seat: int) -> int:
+    """The ``rng`` header value: a number a bot may seed its random choices with, so a bot kept
+    alive across matches plays each match the same way whatever it played before. It is drawn
+    from its own generator, so it tells nothing about the deals."""
+    return random.Random(f"cardcli/bot-rng/{seed}/{seat}").getrandbits(31)
 
 
 def _now() -> str:

@@ -2,8 +2,10 @@
 # A cardcli bot in plain bash: picks one of the offered moves at random.
 # Usage: random_bot.sh [--seed N]
 # With --seed, bash's RANDOM is seeded, so the same seed plays the same moves.
+seed=0
 if [ "${1:-}" = "--seed" ] && [ -n "${2:-}" ]; then
-  RANDOM=$2
+  seed=$2
+  RANDOM=$seed
 fi
 while IFS= read -r line; do
   line=${line%$'\r'}
@@ -11,6 +13,9 @@ while IFS= read -r line; do
   case "${words[0]:-}" in
     cardcli)
       printf 'id name bash-random\nready\n' ;;
+    rng)
+      # reseed per match: same seed and same match, same moves, whatever came before
+      RANDOM=$(( (seed * 7919 + ${words[1]:-0}) % 32768 )) ;;
     go)
       # go <kind> <millis> <move> <move> ...
       moves=("${words[@]:3}")

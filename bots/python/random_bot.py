@@ -25,6 +25,9 @@ def main() -> int:
         command = words[0]
         if command == "cardcli":
             out.write(f"id name {args.name}\nid author cardcli examples\nready\n")
+        elif command == "rng" and len(words) > 1:
+            # reseed per match: same seed and same match, same moves, whatever came before
+            rng = random.Random(f"{args.seed}/{words[1]}")
         elif command == "go":
             # go <kind> <millis> <move> <move> ...
             out.write(f"move {rng.choice(words[3:])}\n")
