@@ -13,7 +13,7 @@ import click
 
 from .. import __version__
 from ..errors import CardcliError
-from . import games, play, replay, verify
+from . import check_bot, games, play, replay, tournament, verify
 
 
 class CardcliGroup(click.Group):
@@ -56,6 +56,8 @@ cli.add_command(replay.replay)
 cli.add_command(verify.verify)
 cli.add_command(games.games)
 cli.add_command(games.rules)
+cli.add_command(tournament.tournament)
+cli.add_command(check_bot.check_bot)
 
 
 def main() -> None:

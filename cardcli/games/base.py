@@ -200,6 +200,10 @@ class GameSpec:
     first_dealer: Callable[[Any, int, int], int]
     """``first_dealer(options, num_players, drawn)``: the options may fix the first dealer;
     ``drawn`` is the seat drawn at random from the seed."""
+    decision_kinds: tuple[str, ...] = ("play",)
+    """Every kind of request the game makes (``check-bot`` asks a bot each of them)."""
+    lower_is_better: bool = False
+    """True for penalty games (Peppa, Il Pigugnìn), where the lowest total is best."""
     teams: Callable[[int], tuple[tuple[int, ...], ...]] = lambda num_players: ()
     """``teams(num_players)``: the partnerships, or ``()`` when everyone plays alone."""
     play_order: Callable[[Any], str] = lambda options: "cw"

@@ -434,6 +434,8 @@ SPEC = GameSpec(
     deck=french_52,
     new_match=PeppaMatch,
     first_dealer=first_dealer,
+    decision_kinds=("pass", "play"),
+    lower_is_better=True,
     play_order=lambda options: options.play_direction,
     renderer=TrickRenderer,
 )

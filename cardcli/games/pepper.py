@@ -362,6 +362,7 @@ SPEC = GameSpec(
     deck=french_24,
     new_match=PepperMatch,
     first_dealer=first_dealer,
+    decision_kinds=("bid", "trump", "play"),
     teams=lambda n: sides_for(n) if n == 4 else (),
     play_order=lambda options: "cw",
     renderer=TrickRenderer,

@@ -366,6 +366,7 @@ SPEC = GameSpec(
     deck=french_40,
     new_match=PigugninMatch,
     first_dealer=first_dealer,
+    lower_is_better=True,
     play_order=lambda options: options.direction,
     renderer=TrickRenderer,
 )

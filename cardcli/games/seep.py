@@ -721,6 +721,7 @@ SPEC = GameSpec(
     deck=french_52,
     new_match=SeepMatch,
     first_dealer=first_dealer,
+    decision_kinds=("bid", "play"),
     teams=lambda n: sides_for(n) if n == 4 else (),
     play_order=lambda options: "ccw",
     renderer=SeepRenderer,

@@ -60,6 +60,8 @@ class ProcessSeat(Seat):
         self._stdout_fd = -1
         self._stdin_fd = -1
         self._input_overflow = False
+        self.quit_obeyed: bool | None = None
+        """After close(): whether the bot exited by itself within the grace period after quit."""
 
     @property
     def command(self) -> list[str]:
@@ -134,13 +136,15 @@ class ProcessSeat(Seat):
         proc = self._proc
         if proc is None:
             return
+        self.quit_obeyed = None
         if proc.poll() is None and grace > 0:
             self._send([protocol.quit_line()], strict=False)
             self._flush()
             try:
                 proc.wait(timeout=grace)
+                self.quit_obeyed = True
             except subprocess.TimeoutExpired:
-                pass
+                self.quit_obeyed = False
         self._kill_group()
         try:
             proc.wait(timeout=5)

@@ -1,0 +1,93 @@
+"""``check-bot``: a conformance check for a bot before it enters a competition.
+
+It runs the handshake, whole matches with the bot in one seat until every kind of request the
+game makes has been asked of it, and ``quit``; each step is a checklist line that passes or
+fails with a reason a bot author can act on.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Sequence
+
+import attrs
+
+from .games import registry
+from .referee import Settings, play_match
+from .seats.base import FaultKind, Seat, SeatFault
+from .seats.builtin import random_seat
+from .seats.process import ProcessSeat
+
+HINTS = {
+    FaultKind.TIMEOUT: "too slow, or the answer is stuck in the bot's output buffer: flush after every line",
+    FaultKind.ILLEGAL: "answer with one of the moves the 'go' line lists, exactly as written",
+    FaultKind.MALFORMED: "answer 'move <token>' on one line, UTF-8, under 8192 bytes",
+    FaultKind.PROTOCOL: "send 'move' only in answer to 'go', once",
+    FaultKind.CRASH: "the bot stopped: see its stderr",
+    FaultKind.LIMIT: "the bot went over a resource limit",
+}
+
+
+@attrs.frozen
+class Step:
+    name: str
+    ok: bool
+    detail: str
+
+    def line(self) -> str:
+        return f"[{'pass' if self.ok else 'FAIL'}] {self.name}: {self.detail}"
+
+
+def check(game: str, argv: Sequence[str], move_time: float = 5.0, startup_time: float = 10.0,
+          quit_grace: float = 2.0, seed: int = 1, variant: str | None = None, players: int | None = None) -> list[Step]:
+    """Run the checks; stop at the first failure (later steps would not mean much)."""
+    spec = registry.get(game)
+    steps: list[Step] = []
+    bot = ProcessSeat(" ".join(argv), list(argv))
+    started = time.monotonic()
+    try:
+        bot.start()
+        bot.wait_ready(started + startup_time)
+    except SeatFault as fault:
+        hint = "; did the bot flush its output after 'ready'?" if fault.kind == FaultKind.TIMEOUT else ""
+        steps.append(Step("start and handshake", False, f"{fault.kind}: {fault.detail}{hint}"))
+        bot.close()
+        return steps
+    name = bot.identity.name or "(no id name)"
+    steps.append(Step("start and handshake", True, f"ready in {1000 * (time.monotonic() - started):.0f} ms, "
+                                                   f"name {name!r}"))
+    asked: dict[str, list[float]] = {kind: [] for kind in spec.decision_kinds}
+    settings = Settings(move_time=move_time, startup_time=startup_time, quit_grace=quit_grace,
+                        on_fault="abort", max_deals=60)
+    for attempt in range(8):
+        setup = registry.resolve(game, variant, {}, players, seed + attempt)
+        seat = attempt % setup.num_players
+        seats: list[Seat] = [random_seat("random", f"check/{seed}/{attempt}/{i}") for i in range(setup.num_players)]
+        seats[seat] = bot
+        result = play_match(setup, seats, settings, close=False)
+        for deal in result.record["deals"]:
+            for move in deal["moves"]:
+                if move["seat"] == seat and move.get("by", "seat") == "seat":
+                    asked.setdefault(move["kind"], []).append(move["ms"])
+        if result.faults:
+            fault = result.faults[0]
+            steps.append(Step(f"match {attempt + 1} ({setup.spec.name}, seat {seat})", False,
+                              f"{fault.kind}: {fault.detail} ({HINTS.get(fault.kind, '')})"))
+            bot.close()
+            return steps
+        steps.append(Step(f"match {attempt + 1} ({setup.spec.name}, seat {seat})", True,
+                          f"complete, {len(result.record['deals'])} deals"))
+        if all(asked.values()):
+            break
+    for kind, times in asked.items():
+        if times:
+            steps.append(Step(f"'{kind}' requests", True,
+                              f"{len(times)} answered, all with an offered move; slowest {max(times):.1f} ms"))
+        else:
+            steps.append(Step(f"'{kind}' requests", False, "never asked in the matches played (try another seed)"))
+    bot.close(quit_grace)
+    if bot.quit_obeyed:
+        steps.append(Step("quit", True, "exited after 'quit'"))
+    else:
+        steps.append(Step("quit", False, f"still running {quit_grace:g} s after 'quit' (killed): exit on 'quit'"))
+    return steps

@@ -1,0 +1,115 @@
+"""``cardcli tournament``: many matches between entrants, with duplicate deals and ratings."""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+import click
+
+from ..errors import UsageError
+from ..games import registry
+from ..games.dealing import new_seed
+from ..referee import POLICIES
+from ..tournament import results as tables
+from ..tournament import runner
+from .common import json_option, parse_assignments, print_json
+
+
+@click.command("tournament")
+@click.argument("game", required=False)
+@click.option("--bot", "bots", multiple=True, metavar="NAME=SPEC",
+              help="An entrant: a name and a seat spec (a built-in player or a bot's command line). Repeatable.")
+@click.option("--variant", default=None)
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE")
+@click.option("--players", type=int, default=None, help="Seats at the table (default: the game's usual count).")
+@click.option("--deal-sets", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Number of deal sets; with --duplicate each is played once per rotation of the seats.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Master seed of the schedule and deals.")
+@click.option("--duplicate/--no-duplicate", default=True, show_default=True,
+              help="Replay every deal set with the seats rotated so each entrant plays each hand from each seat.")
+@click.option("--permutations", is_flag=True, help="With --duplicate: every permutation of the seats, not only rotations.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Matches at once (default: number of cores).")
+@click.option("--dir", "directory", type=click.Path(file_okay=False), default=None,
+              help="The tournament directory: configuration and all records.")
+@click.option("--resume", type=click.Path(file_okay=False, exists=True), default=None,
+              help="Continue the tournament in this directory with exactly the matches not yet finished.")
+@click.option("--restart-bots", is_flag=True, help="Start bots afresh for every match instead of keeping them alive.")
+@click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True)
+@click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True)
+@click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True)
+@click.option("--max-deals", type=click.IntRange(min=1), default=500, show_default=True)
+@click.option("--on-fault", type=click.Choice(POLICIES), default="replace", show_default=True)
+@click.option("--bot-memory", type=click.IntRange(min=1), default=None, metavar="MIB")
+@click.option("--bot-cpu", type=click.IntRange(min=1), default=None, metavar="SECONDS")
+@click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Also write the table as CSV.")
+@json_option
+def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
+               players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
+               jobs: int | None, directory: str | None, resume: str | None, restart_bots: bool, move_time: float,
+               startup_time: float, quit_grace: float, max_deals: int, on_fault: str, bot_memory: int | None,
+               bot_cpu: int | None, bot_files: int | None, csv_path: str | None, as_json: bool) -> int:
+    """Play a tournament of GAME between the --bot entrants and print the table.
+
+    Every finished match is appended (and fsynced) to DIR/records.jsonl; an interrupted
+    tournament continues with --resume DIR and ends with the table an uninterrupted run gives.
+    """
+    if resume is not None:
+        path = Path(resume)
+        config = runner.load(path)
+    else:
+        if game is None or directory is None:
+            raise UsageError("give GAME, --dir DIR and at least two --bot NAME=SPEC (or --resume DIR)")
+        path = Path(directory)
+        config = _new_config(game, bots, variant, options, players, deal_sets, seed, duplicate, permutations,
+                             restart_bots, move_time, startup_time, quit_grace, max_deals, on_fault,
+                             bot_memory, bot_cpu, bot_files)
+        runner.create(path, config)
+    show = runner.progress_printer(sys.stderr, config.names)
+    runner.run(path, config, jobs or runner.default_jobs(), show)
+    table = tables.tabulate(config.names, runner.records_in_order(path, runner.finished(path)))
+    if csv_path:
+        with open(csv_path, "w", newline="") as f:
+            csv.writer(f).writerows(tables.to_csv_rows(table))
+    if as_json:
+        print_json({"game": config.game, "matches": table.matches, "entrants": list(table.rows),
+                    "crosstable": table.crosstable, "lower_is_better": table.lower_is_better,
+                    "directory": str(path)})
+    else:
+        click.echo(tables.render(table, config.names))
+    return 0
+
+
+def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
+                players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
+                restart_bots: bool, move_time: float, startup_time: float, quit_grace: float, max_deals: int,
+                on_fault: str, bot_memory: int | None, bot_cpu: int | None, bot_files: int | None) -> runner.Config:
+    entrants = []
+    for item in bots:
+        name, sep, spec = item.partition("=")
+        if not sep or not name.strip() or not spec.strip():
+            raise UsageError(f"--bot {item!r} must be written NAME=SPEC")
+        entrants.append((name.strip(), spec.strip()))
+    if len(entrants) < 2:
+        raise UsageError("a tournament needs at least two --bot entrants")
+    names = [n for n, _ in entrants]
+    if len(set(names)) != len(names):
+        raise UsageError("entrant names must differ")
+    seed = new_seed() if seed is None else seed
+    given = parse_assignments(options)
+    setup = registry.resolve(game, variant, given, players, seed)
+    setup.new_match()  # checks the options that depend on the player count
+    from ..seats.spec import make_seat
+
+    for i, (_, spec) in enumerate(entrants):
+        make_seat(spec, i, seed)  # refuses unknown players and missing programs now, not mid-run
+    return runner.Config(
+        game=setup.spec.name, variant=setup.variant.name, options=dict(given), players=setup.num_players,
+        entrants=tuple(entrants), deal_sets=deal_sets, seed=seed, duplicate=duplicate, permutations=permutations,
+        keep_alive=not restart_bots,
+        settings={"move_time": move_time, "startup_time": startup_time, "quit_grace": quit_grace,
+                  "on_fault": on_fault, "max_deals": max_deals},
+        limits={"memory_mb": bot_memory, "cpu_seconds": bot_cpu, "open_files": bot_files},
+    )

@@ -1,0 +1,1 @@
+"""Tournaments: schedules with duplicate deals, concurrent matches, durable records, results."""

@@ -1,0 +1,167 @@
+"""Tournament results: standings, scores with confidence intervals, faults, ratings, crosstable.
+
+Results are computed from the records in schedule order, whatever order the matches finished
+in, so an interrupted and resumed tournament ends with exactly the table of an uninterrupted
+one. Ratings use OpenSkill's Plackett-Luce model, made for multiplayer free-for-all and teams.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from typing import Any, Iterable, Sequence
+
+import attrs
+from openskill.models import PlackettLuce
+
+from ..games import registry
+
+RANK_OF = {"win": 1, "draw": 2, "annulled": 2, "lose": 3}
+
+
+@attrs.define
+class EntrantStats:
+    name: str
+    matches: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    per_deal: list[float] = attrs.field(factory=list)
+    faults: Counter[str] = attrs.field(factory=Counter)
+
+    def mean_ci(self) -> tuple[float, float]:
+        """Mean score per deal and the half-width of its 95% confidence interval."""
+        n = len(self.per_deal)
+        if n == 0:
+            return 0.0, 0.0
+        mean = sum(self.per_deal) / n
+        if n == 1:
+            return mean, math.inf
+        var = sum((x - mean) ** 2 for x in self.per_deal) / (n - 1)
+        return mean, 1.96 * math.sqrt(var / n)
+
+
+@attrs.frozen
+class Table:
+    """The final results of a tournament."""
+
+    rows: tuple[dict[str, Any], ...]
+    crosstable: dict[str, dict[str, str]]
+    matches: int
+    lower_is_better: bool
+
+
+def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
+    """Fold the records (in schedule order) into the tournament's table."""
+    stats = [EntrantStats(n) for n in names]
+    model = PlackettLuce()
+    ratings = [model.rating(name=n) for n in names]
+    cross: dict[tuple[int, int], list[float]] = defaultdict(list)
+    count = 0
+    lower = False
+    for record in records:
+        count += 1
+        seating: list[int] = record["tournament"]["seating"]
+        result = record["result"] or {}
+        lower = lower or _lower_is_better(record)
+        standing = _standings(record)
+        deals = max(1, len(record["deals"]))
+        entrants = sorted(set(seating))
+        rank = {}
+        for e in entrants:
+            seats = [s for s, who in enumerate(seating) if who == e]
+            rank[e] = sum(RANK_OF[standing[s]] for s in seats) / len(seats)
+            st = stats[e]
+            st.matches += 1
+            # an entrant in several seats wins only if all of them win, loses only if all lose
+            st.wins += rank[e] == 1
+            st.losses += rank[e] == 3
+            st.draws += 1 < rank[e] < 3
+            if result:
+                st.per_deal.append(sum(result["scores"][s] for s in seats) / len(seats) / deals)
+        for fault in record["faults"]:
+            stats[seating[fault["seat"]]].faults[fault["kind"]] += 1
+        if len(entrants) > 1:
+            teams = [[ratings[e]] for e in entrants]
+            updated = model.rate(teams, ranks=[rank[e] for e in entrants])
+            for e, team in zip(entrants, updated):
+                ratings[e] = team[0]
+            for a in entrants:
+                for b in entrants:
+                    if a != b:
+                        cross[(a, b)].append(1.0 if rank[a] < rank[b] else 0.5 if rank[a] == rank[b] else 0.0)
+    rows = []
+    for e, st in enumerate(stats):
+        mean, half = st.mean_ci()
+        rows.append(
+            {
+                "entrant": st.name,
+                "rating": round(ratings[e].mu, 2),
+                "rating_ci": round(1.96 * ratings[e].sigma, 2),
+                "ordinal": round(ratings[e].mu - 3 * ratings[e].sigma, 2),
+                "matches": st.matches,
+                "wins": st.wins,
+                "draws": st.draws,
+                "losses": st.losses,
+                "score_per_deal": round(mean, 3),
+                "score_per_deal_ci": round(half, 3) if math.isfinite(half) else None,
+                "faults": dict(sorted(st.faults.items())),
+            }
+        )
+    rows.sort(key=lambda r: (-r["ordinal"], r["entrant"]))
+    crosstable = {
+        names[a]: {names[b]: f"{sum(v):g}/{len(v)}" for (a2, b), v in sorted(cross.items()) if a2 == a}
+        for a in range(len(names))
+    }
+    return Table(tuple(rows), crosstable, count, lower)
+
+
+def _standings(record: dict[str, Any]) -> list[str]:
+    result = record["result"]
+    seats = len(record["seats"])
+    if result is None or result.get("annulled"):
+        return ["annulled"] * seats
+    out = []
+    for s in range(seats):
+        out.append("win" if s in result["winners"] else "lose" if s in result["losers"] else "draw")
+    return out
+
+
+def _lower_is_better(record: dict[str, Any]) -> bool:
+    return registry.get(record["game"]).lower_is_better
+
+
+def render(table: Table, names: Sequence[str]) -> str:
+    """The table as text for the terminal."""
+    better = "lower is better" if table.lower_is_better else "higher is better"
+    lines = [
+        f"{table.matches} matches; rating = OpenSkill Plackett-Luce mu ± 95%; score per deal ({better})",
+        f"{'#':>2} {'entrant':<16} {'rating':>14} {'matches':>7} {'W':>4} {'D':>4} {'L':>4} "
+        f"{'score/deal':>18}  faults",
+    ]
+    for i, r in enumerate(table.rows, start=1):
+        ci = "n/a" if r["score_per_deal_ci"] is None else f"{r['score_per_deal_ci']:.2f}"
+        faults = ", ".join(f"{k} {v}" for k, v in r["faults"].items()) or "-"
+        lines.append(
+            f"{i:>2} {r['entrant']:<16} {r['rating']:>7.2f} ± {r['rating_ci']:<5.2f}"
+            f"{r['matches']:>7} {r['wins']:>4} {r['draws']:>4} {r['losses']:>4} "
+            f"{r['score_per_deal']:>9.2f} ± {ci:<6}  {faults}"
+        )
+    lines.append("")
+    lines.append("crosstable (row's points against column: 1 a match ranked ahead, 1/2 level):")
+    width = max(8, *(len(n) for n in names))
+    lines.append(" " * (width + 1) + " ".join(f"{n[:width]:>{width}}" for n in names))
+    for a in names:
+        cells = [table.crosstable.get(a, {}).get(b, "-") if a != b else "x" for b in names]
+        lines.append(f"{a[:width]:<{width}} " + " ".join(f"{c:>{width}}" for c in cells))
+    return "\n".join(lines)
+
+
+def to_csv_rows(table: Table) -> list[list[str]]:
+    header = ["rank", "entrant", "rating", "rating_ci", "ordinal", "matches", "wins", "draws", "losses",
+              "score_per_deal", "score_per_deal_ci", "faults"]
+    rows = [header]
+    for i, r in enumerate(table.rows, start=1):
+        faults = ";".join(f"{k}={v}" for k, v in r["faults"].items())
+        rows.append([str(i)] + [str(r[k]) if r[k] is not None else "" for k in header[1:-1]] + [faults])
+    return rows
