@@ -189,3 +189,13 @@ def test_every_registered_game_plays_from_the_command_line() -> None:
         for players in counts:
             data = run_json("play", game, "--seed", "1", "--players", str(players), "--max-deals", "30")
             assert data["game"] == game and len(data["players"]) == players and data["status"] == "complete"
+
+
+def test_a_seep_option_set_that_can_leave_no_legal_move_still_plays_to_the_end() -> None:
+    """Owners who may not throw, keys kept by the team: a seat can be left with nothing legal;
+    the engine then lets any card be thrown rather than offer an empty list."""
+    data = run_json("play", "seep", "--seat", "heuristic", "--seat", "heuristic", "--seat", "heuristic",
+                    "--seat", "heuristic", "--seed", "10", "-o", "owner_may_throw=false", "-o", "retention_scope=team",
+                    "-o", "bid_requires_floor_feasibility=true", "-o", "two_player_halves=false",
+                    "-o", "break_partner_house=false")
+    assert data["status"] == "complete" and data["faults"] == []

@@ -377,6 +377,10 @@ class SeepMatch(MatchBase):
                 throws.append(throw)
         if self.options.throw_rule == "no_other_action" and moves:
             return moves
+        if not moves and not throws:
+            # Some option sets (owners may not throw, the team keeps the key) can leave a player
+            # with no legal move; the turn must still be played, so any card may be thrown.
+            return [Move(f"throw:{card.text}", "throw", card) for card in hand]
         return moves + throws
 
     def _captures(self, card: Card) -> list[Move]:

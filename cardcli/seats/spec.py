@@ -21,16 +21,19 @@ from .limits import Limits
 from .process import ProcessSeat
 
 
-def make_seat(spec: str, index: int, seed: int, stderr_dir: Path | None = None, limits: Limits = Limits()) -> Seat:
-    """The seat for ``spec`` at seat ``index``; built-in players are seeded from the match seed."""
+def make_seat(
+    spec: str, index: int, seed: int, stderr_dir: Path | None = None, limits: Limits = Limits(), salt: str = ""
+) -> Seat:
+    """The seat for ``spec`` at seat ``index``; built-in players are seeded from the match seed
+    (and ``salt``, which tells apart entrants that play the same built-in player)."""
     text = spec.strip()
     if text.startswith("builtin:"):
         name = text[len("builtin:") :]
         if name not in BUILTIN_NAMES:
             raise UsageError(f"unknown built-in player {name!r}; built-in players: {', '.join(BUILTIN_NAMES)}")
-        return builtin(name, spec, f"{seed}/{index}")
+        return builtin(name, spec, f"{seed}/{index}{salt}")
     if text in BUILTIN_NAMES:
-        return builtin(text, spec, f"{seed}/{index}")
+        return builtin(text, spec, f"{seed}/{index}{salt}")
     command = text[len("cmd:") :] if text.startswith("cmd:") else text
     try:
         argv = shlex.split(command)

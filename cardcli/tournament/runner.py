@@ -100,7 +100,7 @@ class BotPool:
             if k < len(ready) and self.config.keep_alive:
                 bot = ready[k]
             else:
-                bot = make_seat(spec, seat, match.seed, None, self.limits)
+                bot = make_seat(spec, seat, match.seed, None, self.limits, salt=f"/{name}")
                 bot.label = name
             taken[entrant] = k + 1
             seats.append(bot)

@@ -71,6 +71,8 @@ def plan(
             arrangements = [list(p) for p in arrangements]
         else:
             arrangements = [filled[r:] + filled[:r] for r in range(len(table))]
+            # a group smaller than the table repeats itself: play each distinct seating once
+            arrangements = [a for i, a in enumerate(arrangements) if a not in arrangements[:i]]
         seed = deal_set_seed(master_seed, deal_set)
         for rotation, arrangement in enumerate(arrangements):
             seating = [0] * num_players
