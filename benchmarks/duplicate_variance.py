@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How much luck duplicate deals remove: identical random entrants (one a place at the table)
+"""How much luck duplicate deals remove: identical entrants (one a place at the table)
 play many small tournaments, with and without duplicate deals and with the same number of
 matches; the spread (standard deviation across tournaments) of the difference between two
 entrants' mean scores per deal is the luck left in a result. Its true value is 0.
@@ -18,12 +18,12 @@ from cardcli.games import registry
 from cardcli.tournament import results, runner
 
 
-def spread(game: str, duplicate: bool, tournaments: int, matches: int) -> float:
+def spread(game: str, duplicate: bool, tournaments: int, matches: int, player: str) -> float:
     spec = registry.get(game)
     players = spec.player_counts[0]
     places = len(spec.teams(players)) or players
     deal_sets = matches // places if duplicate else matches
-    entrants = tuple((f"e{i}", "random") for i in range(places))
+    entrants = tuple((f"e{i}", player) for i in range(places))
     diffs = []
     for t in range(tournaments):
         config = runner.Config(game=game, variant=None, options={}, players=players,
@@ -44,10 +44,12 @@ def main() -> None:
     parser.add_argument("--game", default="pigugnin")
     parser.add_argument("--tournaments", type=int, default=40)
     parser.add_argument("--matches", type=int, default=16)
+    parser.add_argument("--player", default="heuristic", help="the built-in player every entrant is")
     args = parser.parse_args()
-    plain = spread(args.game, False, args.tournaments, args.matches)
-    dup = spread(args.game, True, args.tournaments, args.matches)
-    print(f"{args.game}: {args.tournaments} tournaments of {args.matches} matches, one identical random entrant a place")
+    plain = spread(args.game, False, args.tournaments, args.matches, args.player)
+    dup = spread(args.game, True, args.tournaments, args.matches, args.player)
+    print(f"{args.game}: {args.tournaments} tournaments of {args.matches} matches, "
+          f"one identical {args.player} entrant a place")
     print(f"spread of the score-per-deal difference without duplicate: {plain:.3f}")
     print(f"spread of the score-per-deal difference with duplicate:    {dup:.3f}")
     print(f"variance removed by duplicate deals: {100 * (1 - (dup / plain) ** 2):.0f}%")
