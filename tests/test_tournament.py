@@ -126,3 +126,18 @@ def test_a_directory_holding_a_tournament_is_not_overwritten(tmp_path: Path) -> 
     tournament(tmp_path / "t")
     proc = run_cli("tournament", "peppa", "--bot", "a=random", "--bot", "b=first", "--dir", str(tmp_path / "t"))
     assert proc.returncode == 2 and "--resume" in proc.stderr
+
+
+def test_a_bot_that_crashes_is_restarted_for_its_next_match_and_its_faults_counted(tmp_path: Path) -> None:
+    from conftest import FAULTY_BOT
+
+    proc = run_cli("tournament", "pigugnin", "--bot", f"bad={FAULTY_BOT} --crash-at 3", "--bot", "rand=random",
+                   "--deal-sets", "2", "--seed", "3", "--dir", str(tmp_path / "t"), "-j", "1", "--json",
+                   "--move-time", "2")
+    assert proc.returncode == 0, proc.stderr
+    rows = {r["entrant"]: r for r in json.loads(proc.stdout)["entrants"]}
+    matches = rows["bad"]["matches"]
+    # two entrants at a four-seat table: "bad" fills two seats, so two processes crash a match,
+    # every match, which they can only do if each is started afresh after its crash
+    assert rows["bad"]["faults"] == {"crash": 2 * matches}
+    assert rows["rand"]["faults"] == {}
