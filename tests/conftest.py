@@ -52,35 +52,50 @@ def record_path(tmp_path: Path) -> Path:
     return tmp_path / "games.jsonl"
 
 
-BOT_MARKS = ("faulty_bot.py", "random_bot.py", "random_bot.sh")
+BOT_MARKS = ("faulty_bot.py", "random_bot")
+"""Command-line marks of every shipped and test bot (Python, bash, C, JavaScript)."""
 
 
-def _bot_processes() -> list[str]:
-    """Bot processes (and the children the faulty bot starts) still alive on this machine."""
+def alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False
+
+
+def live_processes(marks: tuple[str, ...] = BOT_MARKS) -> list[str]:
+    """Live processes whose command line has one of ``marks`` (and the faulty bot's children)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (entry / "stat").read_text().split()[2]
         except OSError:
             continue
-        if state != "Z" and (any(mark in cmdline for mark in BOT_MARKS) or cmdline.strip() == "sleep 300"):
+        if (any(mark in cmdline for mark in marks) or cmdline.strip() == "sleep 300") and alive(int(entry.name)):
             found.append(f"{entry.name}: {cmdline.strip()[:120]}")
     return found
+
+
+def wait_until_gone(before: set[str], marks: tuple[str, ...] = BOT_MARKS, seconds: float = 5) -> list[str]:
+    """The processes (not in ``before``) still alive after waiting up to ``seconds``."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    left = [p for p in live_processes(marks) if p not in before]
+    while left and time.monotonic() < deadline:
+        time.sleep(0.2)
+        left = [p for p in live_processes(marks) if p not in before]
+    return left
 
 
 @pytest.fixture(scope="session", autouse=True)
 def no_bot_outlives_the_suite():
     """After the whole suite, no bot process (nor a child it started) is left running."""
-    before = set(_bot_processes())
+    before = set(live_processes())
     yield
-    import time
-
-    deadline = time.monotonic() + 5
-    left = [p for p in _bot_processes() if p not in before]
-    while left and time.monotonic() < deadline:
-        time.sleep(0.2)
-        left = [p for p in _bot_processes() if p not in before]
+    left = wait_until_gone(before)
     assert not left, f"bot processes left running: {left}"

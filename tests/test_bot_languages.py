@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import BASH_BOT, PYTHON_BOT, ROOT, read_records, run_cli, run_json
+from conftest import BASH_BOT, PYTHON_BOT, ROOT, live_processes, read_records, run_cli, run_json, wait_until_gone
 
 from cardcli.games.registry import GAMES
 
@@ -57,31 +56,13 @@ def bots(c_bot: Path, js_bot: str) -> dict[str, str]:
     return {"python": PYTHON_BOT, "bash": BASH_BOT, "c": str(c_bot), "js": js_bot}
 
 
-def _live_processes(marks: tuple[str, ...]) -> list[str]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if state != "Z" and any(mark in cmdline for mark in marks):
-            found.append(f"{entry.name}: {cmdline.strip()[:120]}")
-    return found
-
-
 @pytest.fixture(scope="module", autouse=True)
 def no_c_or_js_bot_outlives_the_module(c_bot: Path):
-    """conftest watches the Python and bash bots; this watches the C and JS ones."""
+    """Checked per module as well, so a leak is reported next to the tests that caused it."""
     marks = (str(c_bot), str(JS_BOT_PATH))
+    before = set(live_processes(marks))
     yield
-    deadline = time.monotonic() + 5
-    left = _live_processes(marks)
-    while left and time.monotonic() < deadline:
-        time.sleep(0.2)
-        left = _live_processes(marks)
+    left = wait_until_gone(before, marks)
     assert not left, f"bot processes left running: {left}"
 
 

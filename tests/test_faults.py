@@ -4,13 +4,12 @@ process outlives the match."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import faulty, read_records, run_cli, run_json
+from conftest import alive, faulty, read_records, run_cli, run_json
 
 FAST = ["--move-time", "1", "--startup-time", "5", "--quit-grace", "0.5"]
 
@@ -83,18 +82,6 @@ def test_abort_policy_stops_the_match_with_exit_status_1(record_path: Path) -> N
     assert run_cli("verify", str(record_path)).returncode == 0
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split()[2] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.parametrize("flags", [("--stall-at", "2"), ("--ignore-quit",), ()])
 def test_no_bot_process_or_child_is_left_running(flags, tmp_path: Path, record_path: Path) -> None:
     pidfile = tmp_path / "pids"
@@ -103,9 +90,9 @@ def test_no_bot_process_or_child_is_left_running(flags, tmp_path: Path, record_p
     assert len(pidfile.read_text().splitlines()) == 1
     assert len(pids) == 2
     deadline = time.monotonic() + 5
-    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not any(_alive(p) for p in pids)
+    assert not any(alive(p) for p in pids)
 
 
 def test_three_misbehaving_seats_leave_the_fourth_result_intact(record_path: Path) -> None:

@@ -16,7 +16,7 @@ import pytest
 
 from cardcli.seats.base import Request
 from cardcli.seats.process import ProcessSeat
-from conftest import FAULTY_BOT, ROOT, faulty, read_records, run_cli, run_json
+from conftest import FAULTY_BOT, ROOT, alive, faulty, read_records, run_cli, run_json
 
 FAST = ["--move-time", "1", "--startup-time", "3", "--quit-grace", "0.5"]
 
@@ -132,14 +132,6 @@ def test_endless_output_keeps_the_referee_memory_bounded() -> None:
     assert peak < 4 << 20, f"the referee held {peak} bytes for a 64 MiB line"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split()[2] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_interrupting_the_referee_ends_the_bots_and_keeps_finished_games(sig, code, tmp_path: Path) -> None:
     record = tmp_path / "games.jsonl"
@@ -164,7 +156,7 @@ def test_interrupting_the_referee_ends_the_bots_and_keeps_finished_games(sig, co
     assert run_cli("verify", str(record)).returncode == 0
     pids = [int(p) for line in pidfile.read_text().splitlines() for p in line.split()]
     time.sleep(0.5)
-    assert not any(_alive(p) for p in pids), "bots and their children are ended"
+    assert not any(alive(p) for p in pids), "bots and their children are ended"
 
 
 def test_a_torn_record_is_reported_by_replay_and_verify_without_a_traceback(tmp_path: Path) -> None:
