@@ -63,6 +63,11 @@ _ALL = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, 15))
 _BY_TEXT: dict[str, Card] = {card.text: card for card in _ALL}
 
 
+def is_card(text: str) -> bool:
+    """True when ``text`` is a card's canonical text (``QS``)."""
+    return text in _BY_TEXT
+
+
 def card(text: str) -> Card:
     """Shorthand for :meth:`Card.parse`, handy in tests and scripts."""
     return Card.parse(text)

@@ -76,7 +76,7 @@ def scripted_seat(label: str, moves: Iterable[str]) -> InProcessSeat:
     return seat
 
 
-BUILTIN_NAMES = ("random", "first", "heuristic")
+BUILTIN_NAMES = ("random", "first", "heuristic", "human")
 """Names that ``--seat`` resolves to a built-in player."""
 
 
@@ -85,6 +85,14 @@ def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
         return random_seat(label, seed)
     if name == "first":
         return first_seat(label)
+    if name == "human":
+        import sys
+
+        from ..players.human import HumanPlayer
+
+        seat = PlayerSeat(label, HumanPlayer(interactive=sys.stdin.isatty()))
+        seat.kind = "human"
+        return seat
     if name == "heuristic":
         from ..players import strategies  # noqa: F401  (registers every game's strategy)
         from ..players.heuristic import HeuristicPlayer

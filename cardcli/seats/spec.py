@@ -32,6 +32,8 @@ def make_seat(
         if name not in BUILTIN_NAMES:
             raise UsageError(f"unknown built-in player {name!r}; built-in players: {', '.join(BUILTIN_NAMES)}")
         return builtin(name, spec, f"{seed}/{index}{salt}")
+    if text.startswith("script:"):
+        return _script_seat(spec, text[len("script:") :])
     if text in BUILTIN_NAMES:
         return builtin(text, spec, f"{seed}/{index}{salt}")
     command = text[len("cmd:") :] if text.startswith("cmd:") else text
@@ -52,4 +54,19 @@ def make_seat(
     stderr_path = stderr_dir / f"seat{index}.stderr" if stderr_dir is not None else None
     seat = ProcessSeat(spec, argv, stderr_path, limits)
     seat.tag = f"seat{index}"
+    return seat
+
+
+def _script_seat(spec: str, path: str) -> Seat:
+    """A seat that plays the moves in a file, one a line (see cardcli.players.human)."""
+    from ..players.human import HumanPlayer
+    from .builtin import PlayerSeat
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+    except OSError as err:
+        raise UsageError(f"script seat: cannot read {path}: {err.strerror}") from None
+    seat = PlayerSeat(spec, HumanPlayer(lines=iter(lines), interactive=False))
+    seat.kind = "scripted"
     return seat

@@ -1,0 +1,212 @@
+"""A person at the terminal (``--seat human``), and seats that read their moves from a file or
+a pipe (``script:PATH``, or ``--seat human`` with piped input).
+
+The human player follows the game from exactly the protocol lines its seat is sent, so the
+screen can never show more than the seat may know. Each event is printed with the game's own
+renderer (the text ``replay`` uses); at a request it shows the hand, the table and the legal
+moves, numbered. A move may be typed as its token or its number; anything else re-prompts with
+the reason, never a fault. ``?`` shows help and the rules.
+
+Without a terminal the same seat reads one move per line and prints nothing: ``printf 'QS\\n' |
+cardcli play ...`` works. When the lines run out, or a line is not a legal move, the seat plays
+the first offered move (the documented fallback) and says so once on stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO, Iterator, Sequence
+
+from ..cards import SUIT_SYMBOLS, Card, is_card, render_hand
+from ..games import registry
+from ..seats.base import Request
+
+RED = "\033[31m"
+RESET = "\033[0m"
+
+
+def played_card(token: str) -> str | None:
+    """The hand card a move token spends (``QS``, ``take:JS:...``, ``build:12:5C+...``)."""
+    if ":" not in token:
+        return token if len(token) == 2 else None
+    verb, rest = token.split(":", 1)
+    if verb in ("take", "throw"):
+        return rest.split(":")[0]
+    if verb in ("build", "cement", "break"):
+        return rest.split(":", 1)[1].split(",")[0].split("+")[0]
+    return None
+
+
+def match_input(text: str, moves: Sequence[str]) -> str | None:
+    """The legal move a person meant: its number, its token, or (for a pass) its cards typed in
+    any order and case, separated by spaces, commas or '+'."""
+    text = text.strip()
+    if text.isdigit() and 1 <= int(text) <= len(moves):
+        return moves[int(text) - 1]
+    if text in moves:
+        return text
+    parts = [p for p in text.replace(",", " ").replace("+", " ").upper().replace("10", "T").split() if p]
+    if parts and all(is_card(p) for p in parts):
+        ordered = "+".join(sorted(parts, key=lambda p: Card.parse(p).sort_key))
+        if ordered in moves:
+            return ordered
+    return None
+
+
+class SeatView:
+    """What one seat knows, kept up to date from its protocol lines: its hand, the trick or the
+    floor, the totals. Shared by the human player; needs no game engine."""
+
+    def __init__(self) -> None:
+        self.seat = 0
+        self.game = ""
+        self.names: list[str] = []
+        self.hand: list[str] = []
+        self.trick: list[str] = []
+        self.table: list[str] = []
+        self.totals: list[str] = []
+
+    def update(self, words: list[str]) -> None:
+        kind, args = words[0], words[1:]
+        if kind == "game" and len(args) >= 4:
+            self.game, self.seat = args[0], int(args[3])
+            self.names = [""] * int(args[2])
+        elif kind == "player" and len(args) >= 2 and int(args[0]) < len(self.names):
+            self.names[int(args[0])] = " ".join(args[1:])
+        elif kind == "hand":
+            self.hand = list(args)
+        elif kind == "passed":
+            self.hand = [c for c in self.hand if c not in args[1:]]
+        elif kind == "received":
+            self.hand += args[1:]
+        elif kind == "trick":
+            self.trick = []
+        elif kind == "play" and len(args) >= 2:
+            if ":" not in args[1]:
+                self.trick.append(f"{args[0]}:{args[1]}")
+            if int(args[0]) == self.seat:
+                spent = played_card(args[1])
+                if spent in self.hand:
+                    self.hand.remove(spent)
+        elif kind == "table":
+            self.table = list(args)
+        elif kind == "totals":
+            self.totals = list(args)
+
+    def hand_text(self, colour: bool) -> str:
+        text = render_hand(Card.parse(c) for c in self.hand)
+        if colour:
+            for suit in "HD":
+                text = text.replace(SUIT_SYMBOLS[suit], RED + SUIT_SYMBOLS[suit] + RESET)
+        return text
+
+
+class HumanPlayer:
+    """Plays from a terminal (prompts) or from lines (no prompts); see the module docstring."""
+
+    def __init__(self, lines: Iterator[str] | None = None, out: IO[str] | None = None, interactive: bool = False):
+        self.interactive = interactive
+        self.lines = lines if lines is not None else iter(sys.stdin.readline, "")
+        self.out = out if out is not None else sys.stderr
+        self.colour = interactive and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+        self.view = SeatView()
+        self.renderer = None
+        self.warned = False
+
+    def say(self, text: str) -> None:
+        if self.interactive:
+            self.out.write(text + "\n")
+            self.out.flush()
+
+    def notify(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            words = line.split()
+            if not words:
+                continue
+            self.view.update(words)
+            if words[0] == "begin":
+                spec = registry.get(self.view.game)
+                self.renderer = spec.renderer(self.view.names) if spec.renderer else None
+                self.say(f"{spec.title}: you are seat {self.view.seat}. Type ? for help.")
+            elif words[0] == "result":
+                mine = words[1 + self.view.seat] if len(words) > 1 + self.view.seat else "?"
+                self.say(f"The match is over: you {mine}.")
+            elif self.renderer is not None and self.interactive:
+                from ..games.base import Event
+
+                event = Event(words[0], tuple(words[1:]), frozenset({self.view.seat}))
+                for text in self.renderer.feed(event):
+                    self.say(text)
+
+    def choose(self, request: Request) -> str:
+        if not self.interactive:
+            return self._from_lines(request)
+        while True:
+            self._show(request)
+            self.out.write("your move (number or token, ? for help): ")
+            self.out.flush()
+            text = next(self.lines, "")
+            if text == "":
+                self.say("(end of input: playing the first move)")
+                return request.moves[0]
+            text = text.strip()
+            if text == "?":
+                self._help()
+                continue
+            move = match_input(text, request.moves)
+            if move is not None:
+                return move
+            self.say(f"{text!r} is not one of the {len(request.moves)} legal moves: type its number or its token")
+
+    def _from_lines(self, request: Request) -> str:
+        text = next(self.lines, "")
+        move = text.strip()
+        chosen = match_input(move, request.moves)
+        if chosen is not None:
+            return chosen
+        if not self.warned:
+            why = "no more input" if text == "" else f"{move!r} is not a legal move"
+            sys.stderr.write(f"cardcli: seat {self.view.seat}: {why}: playing the first offered move from now on\n")
+            self.warned = True
+        self.lines = iter(())
+        return request.moves[0]
+
+    def _show(self, request: Request) -> None:
+        view = self.view
+        self.say("")
+        if view.totals:
+            self.say("totals: " + "  ".join(f"{i}:{n} {t}" for i, (n, t) in enumerate(zip(view.names, view.totals))))
+        if view.table or view.game == "seep":
+            from ..games.seep_text import table_text
+
+            self.say("floor: " + table_text(view.table))
+        elif view.trick:
+            self.say("trick: " + ", ".join(view.trick))
+        self.say(f"your hand: {view.hand_text(self.colour)}")
+        self.say(f"seat {view.seat}, your {request.kind}:")
+        if len(request.moves) > 40 and all("+" in m and ":" not in m for m in request.moves):
+            size = request.moves[0].count("+") + 1
+            self.say(f"  choose {size} cards: type them in any order, e.g. {request.moves[0].replace('+', ' ')}")
+            return
+        width = len(str(len(request.moves)))
+        for i, move in enumerate(request.moves, start=1):
+            self.say(f"  {i:>{width}}. {self._pretty(move)}")
+
+    def _pretty(self, move: str) -> str:
+        if is_card(move):
+            return f"{Card.parse(move).symbol()}  ({move})"
+        if "+" in move and ":" not in move and all(is_card(c) for c in move.split("+")):
+            return " ".join(Card.parse(c).symbol() for c in move.split("+")) + f"  ({move})"
+        if ":" in move:
+            from ..games.seep_text import move_text
+
+            return f"{move_text(move)}  ({move})"
+        return move
+
+    def _help(self) -> None:
+        spec = registry.get(self.view.game)
+        self.say("Type the number of a move, or the move itself as shown in brackets.")
+        self.say("Cards are rank + suit: 2-9, T (ten), J, Q, K, A with C D H S (QS is the queen of spades).")
+        self.say("")
+        self.say(spec.summary)

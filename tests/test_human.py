@@ -1,0 +1,108 @@
+"""The human seat, driven through a real pseudo-terminal with pexpect, for every game; and the
+same seat (and script: seats) reading moves from a pipe or a file."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pexpect
+import pytest
+
+from cardcli.games import registry
+from cardcli.players.human import match_input
+from conftest import ROOT, run_json
+
+GAMES = [("peppa", []), ("seep", []), ("pigugnin", []), ("pepper", ["--max-deals", "6"])]
+
+
+def spawn(game: str, extra: list[str], env_extra: dict[str, str] | None = None) -> pexpect.spawn:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", **(env_extra or {})}
+    env.pop("NO_COLOR", None)
+    env.update(env_extra or {})
+    args = ["-m", "cardcli", "play", game, "--seed", "3", "--seat", "human", "--seat", "random",
+            "--seat", "random", "--seat", "random", *extra]
+    return pexpect.spawn(sys.executable, args, cwd=str(ROOT), env=env, encoding="utf-8", timeout=30)
+
+
+@pytest.mark.parametrize("game, extra", GAMES)
+def test_a_person_plays_a_whole_match_in_the_terminal(game: str, extra: list[str]) -> None:
+    child = spawn(game, extra, {"NO_COLOR": "1"})
+    child.expect("you are seat 0")
+    prompts = 0
+    kinds = set()
+    while True:
+        index = child.expect([r"seat \d+, your (\w+):", pexpect.EOF])
+        if index == 1:
+            break
+        kinds.add(child.match.group(1))
+        child.expect("your move")
+        screen = child.before
+        assert "your hand:" not in screen or "\x1b[31m" not in screen, "NO_COLOR turns colour off"
+        if prompts == 0:
+            child.sendline("not a move")
+            child.expect("is not one of the")
+            child.expect("your move")
+        child.sendline("1")
+        prompts += 1
+    child.close()
+    assert child.exitstatus == 0
+    assert prompts > 5
+    assert "winners:" in child.before or "adjudicated" in child.before or "annulled" in child.before
+    assert "play" in kinds and kinds <= set(registry.get(game).decision_kinds)
+
+
+def test_the_terminal_shows_colour_help_and_accepts_a_pass_typed_as_cards() -> None:
+    child = spawn("peppa", [])
+    child.expect("your pass:")
+    child.expect("type them in any order, e.g. ([2-9TJQKA][CDHS]) ([2-9TJQKA][CDHS]) ([2-9TJQKA][CDHS])")
+    example = " ".join(reversed(child.match.groups())).lower()
+    child.expect("your move")
+    assert "\x1b[31m" in child.before or "♥" not in child.before and "♦" not in child.before
+    child.sendline("?")
+    child.expect("Peppa is Italian Hearts")
+    child.expect("your move")
+    child.sendline(example)
+    child.expect("passes", timeout=10)
+    child.terminate(force=True)
+
+
+def test_the_screen_never_shows_another_seat_s_hand() -> None:
+    child = spawn("peppa", [], {"NO_COLOR": "1"})
+    child.expect("your move")
+    seen = child.before
+    child.terminate(force=True)
+    assert "hand of 0:" in seen
+    assert not any(f"hand of {s}:" in seen for s in (1, 2, 3))
+
+
+def test_piped_moves_play_without_prompts_and_fall_back_when_they_run_out() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "cardcli", "play", "pigugnin", "--seed", "2", "--json", "--seat", "human",
+         "--seat", "random", "--seat", "random", "--seat", "random"],
+        input="1\n1\n1\n", capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "your move" not in proc.stdout + proc.stderr
+    assert "no more input: playing the first offered move" in proc.stderr
+    assert proc.stdout.count("\n") == 1
+
+
+def test_a_script_seat_plays_the_moves_of_a_file(tmp_path) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text("2\n")
+    data = run_json("play", "peppa", "--seed", "1", "--seat", f"script:{script}", "--seat", "random",
+                    "--seat", "random", "--seat", "random")
+    assert data["status"] == "complete" and data["faults"] == []
+    assert data["players"][0]["spec"] == f"script:{script}"
+
+
+def test_typed_input_is_matched_to_a_legal_move() -> None:
+    moves = ("2C+7D+QS", "2C+7D+AS", "3H+4H+5H")
+    assert match_input("2", moves) == "2C+7D+AS"
+    assert match_input("qs 2c 7d", moves) == "2C+7D+QS"
+    assert match_input("5H,3H,4H", moves) == "3H+4H+5H"
+    assert match_input("2C+7D+QS", moves) == "2C+7D+QS"
+    assert match_input("9", moves) is None and match_input("KS QS 2C", moves) is None
