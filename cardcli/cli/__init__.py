@@ -13,7 +13,7 @@ import click
 
 from .. import __version__
 from ..errors import CardcliError
-from . import check_bot, games, play, replay, tournament, verify
+from . import check_bot, games, play, replay, tournament, verify, watch
 
 
 class CardcliGroup(click.Group):
@@ -58,6 +58,7 @@ cli.add_command(games.games)
 cli.add_command(games.rules)
 cli.add_command(tournament.tournament)
 cli.add_command(check_bot.check_bot)
+cli.add_command(watch.watch)
 
 
 def main() -> None:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import logging
 import signal
+import sys
 from pathlib import Path
+from typing import Callable, Sequence
 
 import click
 
 from ..errors import Interrupted, UsageError
+from ..games.base import Event
 from ..games import registry
 from ..games.dealing import new_seed
 from ..records import append, check_appendable
@@ -51,12 +54,14 @@ from .common import json_option, parse_assignments, print_json
 @click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N",
               help="Limit each bot's open file descriptors.")
 @click.option("--keep-info", is_flag=True, help="Keep the bots' info lines in the record.")
+@click.option("--events", is_flag=True,
+              help="Print each public event as one line of JSON on stdout as it happens; the summary follows as JSON.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every protocol line on stderr.")
 @json_option
 def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[str, ...], players: int | None,
          seed: int | None, count_games: int, record_path: str | None, move_time: float, startup_time: float, quit_grace: float,
          on_fault: str, bot_stderr: str | None, max_deals: int, bot_memory: int | None,
-         bot_cpu: int | None, bot_files: int | None, keep_info: bool, verbose: bool, as_json: bool) -> int:
+         bot_cpu: int | None, bot_files: int | None, keep_info: bool, events: bool, verbose: bool, as_json: bool) -> int:
     """Play one whole match of GAME (or --games N in a row) and print who won.
 
     Exit status: 0 when every match completed (even with faults), 1 when the fault policy
@@ -91,10 +96,11 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
                     bot if bot.usable else make_seat(spec, i, setup.seed, stderr_dir, limits)
                     for i, (spec, bot) in enumerate(zip(seats, built))
                 ]
-            result = play_match(setup, built, settings, close=False)
+            listener = _event_printer(k + 1, setup.spec.name) if events else None
+            result = play_match(setup, built, settings, listener=listener, close=False)
             if record_path is not None:
                 append(Path(record_path), result.record)
-            if as_json:
+            if as_json or events:
                 print_json(summary_json(setup, result, record_path))
             else:
                 click.echo(("\n" if k else "") + summary_text(setup, result, record_path))
@@ -104,6 +110,22 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
         for bot in built:
             bot.close(quit_grace)
     return status
+
+
+def _event_printer(match: int, game: str) -> Callable[[Sequence[Event]], None]:
+    """A referee listener that prints the public events (nothing private to a seat)."""
+    deal = 0
+
+    def show(batch: Sequence[Event]) -> None:
+        nonlocal deal
+        for event in batch:
+            if event.kind == "deal":
+                deal = int(event.args[0])
+            if event.audience is None:
+                print_json({"match": match, "game": game, "deal": deal, "event": event.kind, "args": list(event.args)})
+        sys.stdout.flush()
+
+    return show
 
 
 def _terminated(signum: int, frame: object) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -15,19 +16,22 @@ from .common import load_records, record_select
 @click.command("replay")
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--seat", type=int, default=None, metavar="N", help="Show the match as seat N saw it.")
+@click.option("--from-deal", type=click.IntRange(min=1), default=1, metavar="N", help="Start showing at deal N.")
+@click.option("--step", is_flag=True, help="Wait for Enter after each action (on a terminal).")
 @record_select
-def replay(path: str, seat: int | None, select: int | None) -> int:
+def replay(path: str, seat: int | None, from_deal: int, step: bool, select: int | None) -> int:
     """Print the matches recorded in PATH in readable text.
 
     Every step is rebuilt through the rules engine, so what is shown is what the rules say
     happened; a record that does not verify stops with exit status 1 where it differs.
     """
+    pause = step and sys.stdin.isatty()
     for loaded in load_records(path, select):
-        render(loaded.record, seat, f"{path}:{loaded.line}")
+        render(loaded.record, seat, f"{path}:{loaded.line}", from_deal, pause)
     return 0
 
 
-def render(record: dict[str, Any], seat: int | None, where: str) -> None:
+def render(record: dict[str, Any], seat: int | None, where: str, from_deal: int = 1, pause: bool = False) -> None:
     spec = registry.get(str(record.get("game")))
     names = [s.get("name", "?") for s in record.get("seats", [])]
     if seat is not None and not 0 <= seat < len(names):
@@ -42,13 +46,18 @@ def render(record: dict[str, Any], seat: int | None, where: str) -> None:
     try:
         while True:
             step = next(steps)
+            shown = False
             fault = faults.get((step.deal, step.move))
-            if fault is not None:
+            if fault is not None and step.deal >= from_deal:
                 click.echo(f"  ! seat {fault['seat']} {fault['kind']}: {fault['detail']}")
             for event in step.events:
                 if seat is None or event.visible_to(seat):
                     for line in renderer.feed(event):
-                        click.echo(line)
+                        if step.deal >= from_deal:
+                            click.echo(line)
+                            shown = True
+            if pause and shown:
+                click.pause("")
     except StopIteration as stop:
         replayed = stop.value
     click.echo("")

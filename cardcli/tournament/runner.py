@@ -164,9 +164,10 @@ def load(directory: Path) -> Config:
         raise UsageError(f"{path}: not JSON ({err})") from None
 
 
-def finished(directory: Path) -> dict[int, int]:
+def finished(directory: Path, repair: bool = True) -> dict[int, int]:
     """Schedule index → byte offset of every finished match in the records file. A torn last
-    line (a run killed while writing) is cut off so that its match is played again."""
+    line (a run killed while writing) is cut off so that its match is played again (with
+    ``repair``; a reader watching a running tournament leaves it alone)."""
     path = directory / RECORDS
     done: dict[int, int] = {}
     if not path.exists():
@@ -184,10 +185,14 @@ def finished(directory: Path) -> dict[int, int]:
             done[index] = offset
             offset += len(raw)
             good_end = offset
-    if good_end != path.stat().st_size:
+    if repair and good_end != path.stat().st_size:
         with open(path, "r+b") as f:
             f.truncate(good_end)
     return done
+
+
+def finished_read_only(directory: Path) -> dict[int, int]:
+    return finished(directory, repair=False)
 
 
 def records_in_order(directory: Path, done: dict[int, int]) -> Iterator[dict[str, Any]]:
