@@ -16,6 +16,7 @@ import pytest
 from cardcli.games import registry
 from cardcli.games.base import Event
 from cardcli.games.dealing import shuffled
+from cardcli.games.notation import spent_card
 from cardcli.games.peppa import CARD_VALUES
 from cardcli.games.tricks import step
 from cardcli.replay import verify
@@ -69,14 +70,6 @@ SEEP_DEAL_POINTS = {"standard100": {100}, "thirty": {26, 30}, "casual_ten_two": 
 """Card points of a deal; the 4-point majority bonus is not won when no side has a majority."""
 
 
-def played_card(token: str) -> str:
-    """The hand card of a Seep move token (``take:JS:...``, ``build:12:5C+3D``, ``break:9:3C``)."""
-    verb, rest = token.split(":", 1)
-    if verb in ("take", "throw"):
-        return rest.split(":")[0]
-    return rest.split(":", 1)[1].split(",")[0].split("+")[0]
-
-
 def seep_invariants(played: Played) -> None:
     record = played.result.record
     options = record["options"]
@@ -90,7 +83,7 @@ def seep_invariants(played: Played) -> None:
             continue
         plays = [m for m in deal["moves"] if m["kind"] == "play"]
         assert len(plays) == 48, "every card but the floor is played once"
-        assert sorted(played_card(m["move"]) for m in plays) == sorted(c for h in deal["hands"] for c in h)
+        assert sorted(spent_card(m["move"]) for m in plays) == sorted(c for h in deal["hands"] for c in h)
     # Per-deal card points: the deal's points less its seep bonuses are the scoring table's total
     # (unless the last floor went to nobody, which needs a deal without any capture).
     bonuses: list[int] = []
@@ -107,7 +100,7 @@ def seep_invariants(played: Played) -> None:
             seat = int(e.args[0])
             assert seat == expected_turn, "play goes counter-clockwise from the bidder"
             expected_turn = (seat - 1) % n
-            hands[seat].remove(played_card(e.args[1]))
+            hands[seat].remove(spent_card(e.args[1]))
         elif e.kind == "seep":
             side = next(i for i, sd in enumerate(sides) if int(e.args[0]) in sd)
             bonuses[side] += int(e.args[1])

@@ -7,7 +7,8 @@ from typing import Any, Callable
 
 import pytest
 
-from cardcli.cards import SUITS, RANKS
+from cardcli.cards import RANKS, SUITS
+from cardcli.games.notation import spent_card
 from harness import Played, every_game_variant_and_count, play
 
 CARD_TEXTS = {r + s for r in RANKS for s in SUITS}
@@ -78,10 +79,7 @@ def seep_leaks(played: Played) -> None:
             if word == "bid":
                 floor = set()
             if word == "play":
-                token = args[1]
-                verb, rest = token.split(":", 1)
-                card = rest.split(":")[0] if verb in ("take", "throw") else rest.split(":", 1)[1].split(",")[0].split("+")[0]
-                hidden.discard(card)
+                hidden.discard(spent_card(args[1]))
             named = cards_in(line)
             if word == "hand":
                 assert named <= own, "a seat is told only its own cards"

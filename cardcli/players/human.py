@@ -20,22 +20,11 @@ from typing import IO, Iterator, Sequence
 
 from ..cards import SUIT_SYMBOLS, Card, is_card, render_hand
 from ..games import registry
+from ..games.notation import spent_card
 from ..seats.base import Request
 
 RED = "\033[31m"
 RESET = "\033[0m"
-
-
-def played_card(token: str) -> str | None:
-    """The hand card a move token spends (``QS``, ``take:JS:...``, ``build:12:5C+...``)."""
-    if ":" not in token:
-        return token if len(token) == 2 else None
-    verb, rest = token.split(":", 1)
-    if verb in ("take", "throw"):
-        return rest.split(":")[0]
-    if verb in ("build", "cement", "break"):
-        return rest.split(":", 1)[1].split(",")[0].split("+")[0]
-    return None
 
 
 def match_input(text: str, moves: Sequence[str]) -> str | None:
@@ -86,7 +75,7 @@ class SeatView:
             if ":" not in args[1]:
                 self.trick.append(f"{args[0]}:{args[1]}")
             if int(args[0]) == self.seat:
-                spent = played_card(args[1])
+                spent = spent_card(args[1])
                 if spent in self.hand:
                     self.hand.remove(spent)
         elif kind == "table":

@@ -21,6 +21,7 @@ The bid is the highest value offered (the bidder then holds that card to capture
 from __future__ import annotations
 
 from ..cards import Card
+from ..games.notation import spent_card
 from ..games.seep_floor import packings, value
 from .heuristic import STRATEGIES, Strategy
 
@@ -50,10 +51,9 @@ def parse_table(words: list[str]) -> Floor:
 
 def hand_card(token: str) -> Card:
     """The card a move token takes out of the hand."""
-    verb, *rest = token.split(":")
-    if verb in ("take", "throw"):
-        return Card.parse(rest[0])
-    return Card.parse(rest[1].split(",")[0].split("+")[0])
+    spent = spent_card(token)
+    assert spent is not None, token
+    return Card.parse(spent)
 
 
 class SeepHeuristic(Strategy):
