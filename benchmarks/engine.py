@@ -42,17 +42,50 @@ def playout(game: str, variant: str, players: int, seconds: float) -> tuple[int,
     return deals, moves, time.perf_counter() - start
 
 
+def openspiel_hearts(seconds: float) -> tuple[int, int, float] | None:
+    """OpenSpiel's hearts, random playouts through pyspiel, when open_spiel is installed
+    (``pip install '.[bench]'``): the peer a researcher would use."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(0)
+    deals = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                moves += 1
+        deals += 1
+    return deals, moves, time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     args = parser.parse_args()
-    print(f"{'game':<8} {'variant':<10} {'players':>7} {'deals/s':>9} {'us/move':>8}")
+    print(f"{'game':<8} {'variant':<13} {'players':>7} {'deals/s':>9} {'us/move':>8}")
+    rates = {}
     for spec in registry.GAMES.values():
         for variant in spec.variants:
             for players in spec.player_counts:
                 deals, moves, elapsed = playout(spec.name, variant.name, players, args.seconds)
-                print(f"{spec.name:<8} {variant.name:<10} {players:>7} {deals / elapsed:>9.0f} "
+                rates[(spec.name, variant.name)] = deals / elapsed
+                print(f"{spec.name:<8} {variant.name:<13} {players:>7} {deals / elapsed:>9.0f} "
                       f"{elapsed / moves * 1e6:>8.1f}")
+    peer = openspiel_hearts(args.seconds)
+    if peer is None:
+        print("OpenSpiel hearts: not installed (pip install '.[bench]') - no ratio")
+        return
+    deals, moves, elapsed = peer
+    print(f"{'hearts':<8} {'openspiel':<13} {4:>7} {deals / elapsed:>9.0f} {elapsed / moves * 1e6:>8.1f}")
+    ratio = rates[("peppa", "torino")] / (deals / elapsed)
+    print(f"Peppa (torino) / OpenSpiel hearts, deals per second: {ratio:.2f} (target: 2.00)")
 
 
 if __name__ == "__main__":
