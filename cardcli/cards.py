@@ -24,9 +24,14 @@ SUIT_SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 RED_SUITS = frozenset("DH")
 
 
-@attrs.frozen(cache_hash=True, repr=False)
+@attrs.frozen(eq=False, repr=False)
 class Card:
-    """One playing card. ``rank`` is 2..14 (ace high); ``suit`` is one of ``SUITS``."""
+    """One playing card. ``rank`` is 2..14 (ace high); ``suit`` is one of ``SUITS``.
+
+    Cards are interned: there is one object per card (the constructor hands back the existing
+    one), so equality and hashing are by identity, the cheapest there is, and engines compare
+    cards on every move.
+    """
 
     rank: int
     suit: str
@@ -34,6 +39,19 @@ class Card:
     """The two-character text, ``"QS"``; computed once, as engines read it on every move."""
     sort_key: tuple[int, int] = attrs.field(init=False, eq=False, repr=False)
     """Canonical order: by suit (C, D, H, S), then by rank from low to high."""
+
+    def __new__(cls, rank: int, suit: str) -> "Card":
+        existing = _INTERNED.get((rank, suit))
+        return existing if existing is not None else super().__new__(cls)
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Card.parse, (self.text,))
+
+    def __copy__(self) -> "Card":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> "Card":
+        return self
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "text", RANKS[self.rank - 2] + self.suit)
@@ -59,7 +77,9 @@ class Card:
         return f"Card({self.text})"
 
 
+_INTERNED: dict[tuple[int, str], Card] = {}
 _ALL = tuple(Card(rank, suit) for suit in SUITS for rank in range(2, 15))
+_INTERNED.update(((c.rank, c.suit), c) for c in _ALL)
 _BY_TEXT: dict[str, Card] = {card.text: card for card in _ALL}
 
 

@@ -260,6 +260,12 @@ class PeppaMatch(MatchBase):
 
     def legal_plays(self, seat: int) -> list[Card]:
         """The cards ``seat`` may play now, in canonical order."""
+        cached = self.tricks.cached(seat)
+        if cached is not None:
+            return cached
+        return self.tricks.remember(seat, self._legal_plays(seat))
+
+    def _legal_plays(self, seat: int) -> list[Card]:
         hand = self.hands[seat]
         first_trick = self.tricks.number == 0
         allowed = self.tricks.follow(seat)

@@ -187,10 +187,13 @@ class PigugninMatch(MatchBase):
     # -- rules --------------------------------------------------------------------------------
 
     def legal_plays(self, seat: int) -> list[Card]:
+        cached = self.tricks.cached(seat)
+        if cached is not None:
+            return cached
         allowed = self.tricks.follow(seat)
         if self.options.first_trick_pigugnin_restriction and self.tricks.number == 0:
             allowed = [c for c in allowed if c != PIGUGNIN] or allowed
-        return allowed
+        return self.tricks.remember(seat, allowed)
 
     def _trick_points(self, cards: Sequence[Card], last: bool) -> int:
         return sum(card_points(c) for c in cards) + (LAST_TRICK if last else 0)

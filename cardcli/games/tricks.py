@@ -97,6 +97,16 @@ class TrickPlay:
         self.taken: list[list[Card]] = [[] for _ in hands]
         self.tricks_won = [0] * len(hands)
         self.last_winner: int | None = None
+        self._legal: tuple[int, list[Card]] | None = None
+
+    def cached(self, seat: int) -> list[Card] | None:
+        """The legal cards a game computed for ``seat`` since the last play, if any: a move is
+        listed and then checked, and the list only changes when a card is played."""
+        return self._legal[1] if self._legal is not None and self._legal[0] == seat else None
+
+    def remember(self, seat: int, cards: list[Card]) -> list[Card]:
+        self._legal = (seat, cards)
+        return cards
 
     @property
     def finished(self) -> bool:
@@ -128,6 +138,7 @@ class TrickPlay:
 
     def play(self, seat: int, card: Card) -> list[Event]:
         """Play an already checked card; close the trick when it is complete."""
+        self._legal = None
         self.hands[seat].remove(card)
         self.trick.append((seat, card))
         events = [Event("play", (str(seat), card.text))]
