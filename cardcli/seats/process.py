@@ -197,7 +197,7 @@ class ProcessSeat(Seat):
 
     def notify(self, lines: Sequence[str]) -> None:
         if lines:
-            self._send(lines, strict=False)
+            self._send(lines, strict=False, flush=False)
 
     def ask(self, request: Request) -> None:
         self._answer = None
@@ -310,17 +310,24 @@ class ProcessSeat(Seat):
             if len(data) < 65536:
                 return
 
-    def _send(self, lines: Sequence[str], strict: bool = True) -> None:
-        text = "\n".join(lines) + "\n"
-        for line in lines:
-            log.debug("%s << %s", self.tag, line)
-        self._pending_input += text.encode("utf-8")
+    def _send(self, lines: Sequence[str], strict: bool = True, flush: bool = True) -> None:
+        """Queue lines for the bot and (unless ``flush`` is false) write what the pipe takes.
+
+        Events are queued without a write and go out with the seat's next request (or
+        ``quit``): one system call per request instead of one per event batch, and a bot
+        learns everything that happened before it must answer, which is all the protocol
+        promises."""
+        if log.isEnabledFor(logging.DEBUG):
+            for line in lines:
+                log.debug("%s << %s", self.tag, line)
+        self._pending_input += ("\n".join(lines) + "\n").encode("utf-8")
         if len(self._pending_input) > MAX_PENDING_INPUT:
             self._pending_input.clear()
             self._input_overflow = True
         if self._input_overflow and strict:
             raise SeatFault(FaultKind.PROTOCOL, "the bot stopped reading its input")
-        self._flush()
+        if flush:
+            self._flush()
 
     def _flush(self) -> None:
         while self._pending_input:
