@@ -108,11 +108,11 @@ def walk(record: dict[str, Any], where: str = "record") -> Iterator[Step]:
 
 def _apply(state: MatchState, move: dict[str, Any], fail: Any, deal: int, m: int) -> list[Event]:
     seat, kind, text = move["seat"], move["kind"], move["move"]
-    open_ = {d.seat: d for d in state.decisions()}
+    open_ = dict(state.acting())
     if seat not in open_:
         raise fail(f"seat {seat} moves, but the decision is with seat(s) {sorted(open_)}", deal, m)
-    if open_[seat].kind != kind:
-        raise fail(f"a {kind!r} move where a {open_[seat].kind!r} is due", deal, m)
+    if open_[seat] != kind:
+        raise fail(f"a {kind!r} move where a {open_[seat]!r} is due", deal, m)
     try:
         return state.apply(seat, text)
     except MoveError as err:

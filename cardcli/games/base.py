@@ -115,6 +115,9 @@ class MatchState(Protocol):
     def apply(self, seat: int, move: str) -> list[Event]:
         """Apply ``move`` for ``seat``; raise IllegalMoveError/InvalidMoveError and change nothing."""
 
+    def acting(self) -> tuple[tuple[int, str], ...]:
+        """(seat, kind) of each open decision, without listing the moves."""
+
     def is_over(self) -> bool: ...
 
     @property
@@ -156,6 +159,12 @@ class MatchBase:
 
     def is_over(self) -> bool:
         return self.phase == "over"
+
+    def acting(self) -> tuple[tuple[int, str], ...]:
+        """The seats whose decision is open and its kind, without listing the moves: what
+        ``verify`` needs to check a recorded move's turn, at a fraction of the cost. Games
+        override it when listing their moves is expensive."""
+        return tuple((d.seat, d.kind) for d in self.decisions())  # type: ignore[attr-defined]
 
     @property
     def deal_number(self) -> int:

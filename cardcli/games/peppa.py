@@ -232,6 +232,13 @@ class PeppaMatch(MatchBase):
             return (Decision(turn, "play", _cards_text(self.legal_plays(turn))),)
         return ()
 
+    def acting(self) -> tuple[tuple[int, str], ...]:
+        if self.phase == Phase.PASS:
+            return tuple((s, "pass") for s in range(NUM_PLAYERS) if s not in self.passes)
+        if self.phase == Phase.PLAY:
+            return ((self.tricks.turn, "play"),)
+        return ()
+
     def apply(self, seat: int, move: str) -> list[Event]:
         if self.phase == Phase.PASS:
             return self._apply_pass(seat, move)

@@ -148,6 +148,15 @@ class PepperMatch(MatchBase):
             return (Decision(turn, "play", tuple(c.text for c in self.tricks.follow(turn))),)
         return ()
 
+    def acting(self) -> tuple[tuple[int, str], ...]:
+        if self.phase == Phase.BID:
+            return ((self.turn, "bid"),)
+        if self.phase == Phase.TRUMP:
+            return ((self.declarer, "trump"),)
+        if self.phase == Phase.PLAY:
+            return ((self.tricks.turn, "play"),)
+        return ()
+
     def apply(self, seat: int, move: str) -> list[Event]:
         if self.phase == Phase.BID:
             self._check(seat, self.turn, move, self._bid_moves(seat), "a bid is pass, a number, small or big")

@@ -246,6 +246,13 @@ class SeepMatch(MatchBase):
             return (Decision(self.turn, "play", tuple(self._legal())),)
         return ()
 
+    def acting(self) -> tuple[tuple[int, str], ...]:
+        if self.phase == Phase.BID:
+            return ((self.bidder, "bid"),)
+        if self.phase in (Phase.OPEN, Phase.PLAY):
+            return ((self.turn, "play"),)
+        return ()
+
     def apply(self, seat: int, move: str) -> list[Event]:
         if self.phase == Phase.BID:
             return self._apply_bid(seat, move)
