@@ -19,7 +19,11 @@ MAX_DEALS = 500
 """The referee's default deal limit: random Pepper bidders would otherwise play for ever."""
 
 
-def playout(game: str, variant: str, players: int, seconds: float) -> tuple[int, int, float]:
+def playout(game: str, variant: str, players: int, seconds: float, actions: bool = False) -> tuple[int, int, float]:
+    """Whole matches with uniformly random moves for about ``seconds``: through the text moves
+    of the protocol (``decisions``/``apply``, with events), or with ``actions`` through integer
+    actions (``legal_actions``/``apply_action``, no events), the interface OpenSpiel's
+    playouts use, for the games that offer it."""
     deals = moves = 0
     seed = 0
     start = time.perf_counter()
@@ -34,10 +38,13 @@ def playout(game: str, variant: str, players: int, seconds: float) -> tuple[int,
             elif state.needs_deal():
                 state.deal(shuffled(seed, state.deal_number, deck))
                 deals += 1
-                continue
-            for decision in state.decisions():
-                state.apply(decision.seat, rng.choice(decision.moves))
+            elif actions:
+                state.apply_action(rng.choice(state.legal_actions()))
                 moves += 1
+            else:
+                for decision in state.decisions():
+                    state.apply(decision.seat, rng.choice(decision.moves))
+                    moves += 1
         seed += 1
     return deals, moves, time.perf_counter() - start
 
@@ -65,6 +72,11 @@ def openspiel_hearts(seconds: float) -> tuple[int, int, float] | None:
     return deals, moves, time.perf_counter() - start
 
 
+def setup_class(game: str) -> type:
+    """The match class of ``game``, to see which interfaces it offers."""
+    return type(registry.resolve(game, None, {}, None, 0).new_match())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -78,14 +90,21 @@ def main() -> None:
                 rates[(spec.name, variant.name)] = deals / elapsed
                 print(f"{spec.name:<8} {variant.name:<13} {players:>7} {deals / elapsed:>9.0f} "
                       f"{elapsed / moves * 1e6:>8.1f}")
+                if hasattr(setup_class(spec.name), "apply_action"):
+                    deals, moves, elapsed = playout(spec.name, variant.name, players, args.seconds, actions=True)
+                    rates[(spec.name, variant.name, "actions")] = deals / elapsed
+                    print(f"{spec.name:<8} {variant.name + ' (actions)':<13} {players:>7} "
+                          f"{deals / elapsed:>9.0f} {elapsed / moves * 1e6:>8.1f}")
     peer = openspiel_hearts(args.seconds)
     if peer is None:
         print("OpenSpiel hearts: not installed (pip install '.[bench]') - no ratio")
         return
     deals, moves, elapsed = peer
     print(f"{'hearts':<8} {'openspiel':<13} {4:>7} {deals / elapsed:>9.0f} {elapsed / moves * 1e6:>8.1f}")
-    ratio = rates[("peppa", "torino")] / (deals / elapsed)
-    print(f"Peppa (torino) / OpenSpiel hearts, deals per second: {ratio:.2f} (target: 2.00)")
+    for key, how in ((("peppa", "torino"), "text moves"), (("peppa", "torino", "actions"), "actions")):
+        if key in rates:
+            ratio = rates[key] / (deals / elapsed)
+            print(f"Peppa (torino, {how}) / OpenSpiel hearts, deals per second: {ratio:.2f} (target: 2.00)")
 
 
 if __name__ == "__main__":

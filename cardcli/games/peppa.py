@@ -12,14 +12,14 @@ at the dealer's right (``dealer-1``) in both directions of play.
 
 from __future__ import annotations
 
-from itertools import combinations
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import attrs
 
 from ..cards import Card, french_52, sort_cards
 from ..errors import IllegalMoveError, InvalidMoveError
 from . import options as opt
+from .combos import Combinations, positions
 from .base import (
     DealScore,
     Decision,
@@ -31,7 +31,7 @@ from .base import (
     first_dealer,
 )
 from .trick_text import TrickRenderer
-from .tricks import TrickPlay, seat_order, step
+from .tricks import seat_order, step
 
 NUM_PLAYERS = 4
 HAND_SIZE = 13
@@ -145,8 +145,73 @@ class Phase:
     OVER = "over"
 
 
-def _cards_text(items: Sequence[Card]) -> tuple[str, ...]:
-    return tuple(c.text for c in items)
+DECK = french_52()
+"""Card ``i`` is bit ``i`` of a hand: suits C, D, H, S in blocks of 13, ranks 2..A in each."""
+TEXTS = tuple(c.text for c in DECK)
+_INDEX = {c: i for i, c in enumerate(DECK)}
+_INDEX_OF_TEXT = {t: i for i, t in enumerate(TEXTS)}
+SUIT_MASKS = tuple(((1 << HAND_SIZE) - 1) << (HAND_SIZE * s) for s in range(4))
+_SUIT_MASK_OF = tuple(SUIT_MASKS[i // HAND_SIZE] for i in range(52))
+FULL_DECK = (1 << 52) - 1
+HEARTS = SUIT_MASKS[2]
+QUEEN_BIT = 1 << _INDEX[QUEEN_OF_SPADES]
+TWO_OF_CLUBS_BIT = 1 << _INDEX[Card.parse("2C")]
+SEAT_TEXTS = tuple(str(s) for s in range(NUM_PLAYERS))
+_POINTS = {name: tuple(table[c] for c in DECK) for name, table in CARD_VALUES.items()}
+"""Each penalty table by card index."""
+_PENALTY_CARDS = {name: sum(1 << i for i, v in enumerate(points) if v) for name, points in _POINTS.items()}
+
+
+def _build_indices(mask: int) -> tuple[int, ...]:
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(found)
+
+
+def _build_texts(mask: int) -> tuple[str, ...]:
+    return tuple(TEXTS[i] for i in _build_indices(mask))
+
+
+_SUIT_INDICES: dict[int, tuple[int, ...]] = {}
+_SUIT_TEXTS: dict[int, tuple[str, ...]] = {}
+
+
+def _by_suit(mask: int, cache: dict[int, tuple[Any, ...]], build: Callable[[int], tuple[Any, ...]]) -> tuple[Any, ...]:
+    """``build(mask)`` assembled suit by suit from a cache of suit blocks: a suit's 13 bits
+    have only 8,192 values, hands are read on every move, and the cards that follow suit are
+    a single block, found in one lookup."""
+    got = cache.get(mask)
+    if got is not None:
+        return got
+    found: tuple[Any, ...] = ()
+    for suit in SUIT_MASKS:
+        part = mask & suit
+        if part:
+            got = cache.get(part)
+            if got is None:
+                got = cache[part] = build(part)
+            found += got
+    return found
+
+
+def indices(mask: int) -> tuple[int, ...]:
+    """The card indices of a hand mask, in canonical order."""
+    return _by_suit(mask, _SUIT_INDICES, _build_indices)
+
+
+def texts(mask: int) -> tuple[str, ...]:
+    """The card texts of a hand mask, in canonical order."""
+    return _by_suit(mask, _SUIT_TEXTS, _build_texts)
+
+
+def mask_of(items: Sequence[Card]) -> int:
+    mask = 0
+    for c in items:
+        mask |= 1 << _INDEX[c]
+    return mask
 
 
 def pass_token(items: Sequence[Card]) -> str:
@@ -155,7 +220,16 @@ def pass_token(items: Sequence[Card]) -> str:
 
 
 class PeppaMatch(MatchBase):
-    """A whole Peppa match, deal after deal, until the end rule says who won and lost."""
+    """A whole Peppa match, deal after deal, until the end rule says who won and lost.
+
+    Hands are bit masks over the 52 cards (bit ``i`` is ``DECK[i]``), so following suit is one
+    ``&`` and a trick's winner the highest bit of the led suit. Two ways in share one set of
+    rules: the text moves of the protocol (:meth:`decisions`, :meth:`apply`, which also
+    produce the events), and integer actions for search and playouts
+    (:meth:`current_player`, :meth:`legal_actions`, :meth:`apply_action`), in the manner of
+    OpenSpiel, which skip the events. A play action is the card's index in ``DECK``; a pass
+    action is the index of the three-card combination in :meth:`decisions`' pass list.
+    """
 
     num_players = NUM_PLAYERS
 
@@ -165,57 +239,76 @@ class PeppaMatch(MatchBase):
             raise ValueError("Peppa is played by four players")
         self.options = options
         self.values = CARD_VALUES[options.card_values]
-        self.deal_total = sum(self.values.values())
+        self._points = _POINTS[options.card_values]
+        self._penalty_cards = _PENALTY_CARDS[options.card_values]
+        self.deal_total = sum(self._points)
         self.clockwise = options.play_direction == "cw"
+        self._next = tuple(step(s, NUM_PLAYERS, self.clockwise) for s in range(NUM_PLAYERS))
+        self._two_of_clubs_leads = options.two_of_clubs_leads
+        self._clean_first_trick = options.no_points_first_trick
+        self._hearts_must_be_broken = options.hearts_must_be_broken
+        self._breaking = HEARTS | QUEEN_BIT if options.queen_breaks_hearts else HEARTS
         self.phase = Phase.DEAL
         self.dealer = first_dealer
         self.totals = [0] * NUM_PLAYERS
-        self._dealt: tuple[tuple[Card, ...], ...] = ()
-        self.hands: list[list[Card]] = [[] for _ in range(NUM_PLAYERS)]
+        self.hand_masks = [0] * NUM_PLAYERS
+        self._dealt = (0,) * NUM_PLAYERS
         self.pass_direction = "hold"
-        self.passes: dict[int, tuple[Card, ...]] = {}
+        self.passes: dict[int, int] = {}
         self.leader = 0
-        self.tricks = TrickPlay(self.hands, 0, self.clockwise, self._trick_points)
+        self.turn = 0
+        self._open = -1
+        self.trick: list[tuple[int, int]] = []
+        self._led = 0
+        self.tricks_done = 0
+        self.tricks_won = [0] * NUM_PLAYERS
+        self.taken = [0] * NUM_PLAYERS
         self.hearts_broken = False
+        self._trick_points = 0
         self._result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
     # -- the protocol every game offers -------------------------------------------------------
 
     @property
+    def hands(self) -> list[list[Card]]:
+        return [[DECK[i] for i in indices(m)] for m in self.hand_masks]
+
+    @property
     def dealt_hands(self) -> tuple[tuple[Card, ...], ...]:
-        return self._dealt
+        return tuple(tuple(DECK[i] for i in indices(m)) for m in self._dealt)
 
     def deal_facts(self) -> dict[str, Any]:
-        return {"hands": [list(_cards_text(h)) for h in self._dealt]}
+        return {"hands": [list(texts(m)) for m in self._dealt]}
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
         if self.phase != Phase.DEAL:
             raise IllegalMoveError("no deal is due now")
-        if len(deck) != 52 or set(deck) != set(french_52()):
+        if len(deck) != 52 or mask_of(deck) != FULL_DECK:
             raise IllegalMoveError("a Peppa deal needs the 52 cards, each once")
         if self._deals_started:
             self.dealer = self._next_dealer()
         self._deals_started += 1
         leader = (self.dealer - 1) % NUM_PLAYERS
         order = seat_order(leader, NUM_PLAYERS, self.clockwise)
-        hands: list[list[Card]] = [[] for _ in range(NUM_PLAYERS)]
-        for k, c in enumerate(deck):
-            slot = k % NUM_PLAYERS if self.options.deal_order == "one_at_a_time" else k // HAND_SIZE
-            hands[order[slot]].append(c)
-        self.hands = [sort_cards(h) for h in hands]
-        self._dealt = tuple(tuple(h) for h in self.hands)
+        hands = [0] * NUM_PLAYERS
+        for slot, seat in enumerate(order):
+            if self.options.deal_order == "one_at_a_time":
+                hands[seat] = mask_of(deck[slot::NUM_PLAYERS])
+            else:
+                hands[seat] = mask_of(deck[slot * HAND_SIZE:(slot + 1) * HAND_SIZE])
+        self.hand_masks = hands
+        self._dealt = tuple(hands)
         self.leader = leader
         self.hearts_broken = False
         self.passes = {}
         cycle = self.options.pass_cycle
         self.pass_direction = cycle[(self._deals_started - 1) % len(cycle)]
         events = [Event("deal", (str(self._deals_started), str(self.dealer)))]
-        events += [
-            Event("hand", _cards_text(h), frozenset({s})) for s, h in enumerate(self.hands)
-        ]
+        events += [Event("hand", texts(h), frozenset({s})) for s, h in enumerate(hands)]
         events.append(Event("passing", (self.pass_direction,)))
         if self.pass_direction == "hold":
-            events += self._start_play()
+            self._start_play()
+            events.append(self._trick_event())
         else:
             self.phase = Phase.PASS
         return events
@@ -223,27 +316,27 @@ class PeppaMatch(MatchBase):
     def decisions(self) -> tuple[Decision, ...]:
         if self.phase == Phase.PASS:
             return tuple(
-                Decision(s, "pass", self._pass_moves(s))
+                Decision(s, "pass", Combinations(texts(self.hand_masks[s]), PASS_SIZE))
                 for s in range(NUM_PLAYERS)
                 if s not in self.passes
             )
         if self.phase == Phase.PLAY:
-            turn = self.tricks.turn
-            return (Decision(turn, "play", _cards_text(self.legal_plays(turn))),)
+            turn = self.turn
+            return (Decision(turn, "play", texts(self._turn_mask())),)
         return ()
 
     def acting(self) -> tuple[tuple[int, str], ...]:
         if self.phase == Phase.PASS:
             return tuple((s, "pass") for s in range(NUM_PLAYERS) if s not in self.passes)
         if self.phase == Phase.PLAY:
-            return ((self.tricks.turn, "play"),)
+            return ((self.turn, "play"),)
         return ()
 
     def apply(self, seat: int, move: str) -> list[Event]:
-        if self.phase == Phase.PASS:
-            return self._apply_pass(seat, move)
         if self.phase == Phase.PLAY:
             return self._apply_play(seat, move)
+        if self.phase == Phase.PASS:
+            return self._apply_pass(seat, move)
         raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
@@ -260,34 +353,69 @@ class PeppaMatch(MatchBase):
             lower_is_better=True,
         )
 
+    # -- integer actions ----------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to act: during the simultaneous pass, the lowest seat that has not passed
+        (nobody sees a pass before all four are made, so taking them in seat order is the same
+        game); -1 when a deal is due or the match is over."""
+        if self.phase == Phase.PLAY:
+            return self.turn
+        if self.phase == Phase.PASS:
+            return next(s for s in range(NUM_PLAYERS) if s not in self.passes)
+        return -1
+
+    def legal_actions(self) -> Sequence[int]:
+        """The actions of :meth:`current_player`: card indices to play, or pass indices."""
+        if self.phase == Phase.PLAY:
+            return indices(self._turn_mask())
+        if self.phase == Phase.PASS:
+            return range(len(positions(HAND_SIZE, PASS_SIZE)))
+        return ()
+
+    def apply_action(self, action: int) -> None:
+        """Apply an action of :meth:`current_player`; refuse an illegal one and change nothing."""
+        if self.phase == Phase.PLAY:
+            if not 0 <= action < 52 or not self._turn_mask() >> action & 1:
+                raise IllegalMoveError(f"action {action} is not legal now")
+            self._play(self.turn, action)
+        elif self.phase == Phase.PASS:
+            seat = self.current_player()
+            if not 0 <= action < len(positions(HAND_SIZE, PASS_SIZE)):
+                raise IllegalMoveError(f"action {action} is not legal now")
+            held = indices(self.hand_masks[seat])
+            self._pass(seat, sum(1 << held[p] for p in positions(HAND_SIZE, PASS_SIZE)[action]))
+        else:
+            raise IllegalMoveError(f"no move is due in phase {self.phase}")
+
     # -- rules --------------------------------------------------------------------------------
 
     def pass_target(self, seat: int) -> int:
         return (seat + PASS_OFFSETS[self.pass_direction]) % NUM_PLAYERS
 
-    def legal_plays(self, seat: int) -> list[Card]:
-        """The cards ``seat`` may play now, in canonical order."""
-        cached = self.tricks.cached(seat)
-        if cached is not None:
-            return cached
-        return self.tricks.remember(seat, self._legal_plays(seat))
+    def _turn_mask(self) -> int:
+        """The cards the seat to play may play, as a mask, worked out once per turn: a move
+        is listed and then checked."""
+        mask = self._open
+        if mask < 0:
+            mask = self._open = self._legal_mask(self.turn)
+        return mask
 
-    def _legal_plays(self, seat: int) -> list[Card]:
-        hand = self.hands[seat]
-        first_trick = self.tricks.number == 0
-        allowed = self.tricks.follow(seat)
-        if not self.tricks.trick:
-            if first_trick and self.options.two_of_clubs_leads:
-                return [c for c in hand if c.text == "2C"]
-            if self.options.hearts_must_be_broken and not self.hearts_broken:
-                allowed = [c for c in allowed if c.suit != "H"] or allowed
-        if first_trick and self.options.no_points_first_trick:
-            allowed = [c for c in allowed if c.suit != "H" and c != QUEEN_OF_SPADES] or allowed
+    def _legal_mask(self, seat: int) -> int:
+        """The cards ``seat`` may play now, as a mask."""
+        hand = self.hand_masks[seat]
+        first_trick = self.tricks_done == 0
+        if self.trick:
+            allowed = hand & self._led or hand
+        elif first_trick and self._two_of_clubs_leads:
+            return hand & TWO_OF_CLUBS_BIT
+        elif self._hearts_must_be_broken and not self.hearts_broken:
+            allowed = hand & ~HEARTS or hand
+        else:
+            allowed = hand
+        if first_trick and self._clean_first_trick:
+            allowed = allowed & ~(HEARTS | QUEEN_BIT) or allowed
         return allowed
-
-    def _pass_moves(self, seat: int) -> tuple[str, ...]:
-        texts = [c.text for c in self.hands[seat]]
-        return tuple(map("+".join, combinations(texts, PASS_SIZE)))
 
     def _apply_pass(self, seat: int, move: str) -> list[Event]:
         if seat in self.passes or not 0 <= seat < NUM_PLAYERS:
@@ -296,79 +424,141 @@ class PeppaMatch(MatchBase):
         chosen = tuple(Card.parse(p) for p in parts)
         if len(chosen) != PASS_SIZE or len(set(chosen)) != PASS_SIZE:
             raise InvalidMoveError(f"a pass is three different cards joined by '+': {move!r}")
-        missing = [c.text for c in chosen if c not in self.hands[seat]]
+        given = mask_of(chosen)
+        missing = texts(given & ~self.hand_masks[seat])
         if missing:
             raise IllegalMoveError(f"cannot pass {' '.join(missing)}: not in hand")
-        if pass_token(chosen) != move:
+        if "+".join(texts(given)) != move:
             raise IllegalMoveError(f"pass not in canonical order: write {pass_token(chosen)}")
-        self.passes[seat] = tuple(sort_cards(chosen))
-        target = self.pass_target(seat)
-        events = [Event("passed", (str(target), *_cards_text(self.passes[seat])), frozenset({seat}))]
-        if len(self.passes) < NUM_PLAYERS:
+        self._pass(seat, given)
+        events = [Event("passed", (str(self.pass_target(seat)), *texts(given)), frozenset({seat}))]
+        if self.phase == Phase.PASS:
             return events
-        for giver, given in self.passes.items():
-            self.hands[giver] = [c for c in self.hands[giver] if c not in given]
-        for giver, given in sorted(self.passes.items()):
-            receiver = self.pass_target(giver)
-            self.hands[receiver] = sort_cards(self.hands[receiver] + list(given))
+        for giver, cards_given in sorted(self.passes.items()):
             events.append(
-                Event("received", (str(giver), *_cards_text(given)), frozenset({receiver}))
+                Event("received", (str(giver), *texts(cards_given)), frozenset({self.pass_target(giver)}))
             )
-        return events + self._start_play()
+        events.append(self._trick_event())
+        return events
 
-    def _start_play(self) -> list[Event]:
+    def _pass(self, seat: int, given: int) -> None:
+        """Set aside a checked pass; exchange the cards once all four are made."""
+        self.passes[seat] = given
+        if len(self.passes) < NUM_PLAYERS:
+            return
+        hands = self.hand_masks
+        for giver, cards_given in self.passes.items():
+            hands[giver] &= ~cards_given
+        for giver, cards_given in self.passes.items():
+            hands[self.pass_target(giver)] |= cards_given
+        self._start_play()
+
+    def _start_play(self) -> None:
         self.phase = Phase.PLAY
         leader = self.leader
-        if self.options.two_of_clubs_leads:
-            leader = next(s for s, h in enumerate(self.hands) if Card.parse("2C") in h)
-        self.tricks = TrickPlay(self.hands, leader, self.clockwise, self._trick_points)
-        return self.tricks.start()
+        if self._two_of_clubs_leads:
+            leader = next(s for s, h in enumerate(self.hand_masks) if h & TWO_OF_CLUBS_BIT)
+        self.turn = leader
+        self._open = -1
+        self.trick = []
+        self.tricks_done = 0
+        self.tricks_won = [0] * NUM_PLAYERS
+        self.taken = [0] * NUM_PLAYERS
 
-    def _trick_points(self, cards: Sequence[Card], last: bool) -> int:
-        return sum(self.values[c] for c in cards)
+    def _trick_event(self) -> Event:
+        return Event("trick", (str(self.tricks_done + 1), SEAT_TEXTS[self.turn]))
 
     def _apply_play(self, seat: int, move: str) -> list[Event]:
-        played = self.tricks.card_for(seat, move)
-        if played not in self.legal_plays(seat):
+        if seat != self.turn:
+            raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        index = _INDEX_OF_TEXT.get(move)
+        if index is None:
+            played = Card.parse(move)
+            raise InvalidMoveError(f"write the card as {played.text}, not {move!r}")
+        bit = 1 << index
+        if not self.hand_masks[seat] & bit:
+            raise IllegalMoveError(f"{move} is not in seat {seat}'s hand")
+        if not self._turn_mask() & bit:
             raise IllegalMoveError(f"{move} may not be played now: {self._why_not(seat)}")
-        if played.suit == "H" or (played == QUEEN_OF_SPADES and self.options.queen_breaks_hearts):
+        self._play(seat, index)
+        events = [Event("play", (SEAT_TEXTS[seat], move))]
+        if self.trick:
+            return events
+        events.append(
+            Event("taken", (str(self.tricks_done), SEAT_TEXTS[self.turn], str(self._trick_points)))
+        )
+        if self.tricks_done < HAND_SIZE:
+            events.append(self._trick_event())
+            return events
+        return events + self._score_events()
+
+    def _play(self, seat: int, index: int) -> None:
+        """Play a checked card; close the trick when it is complete, the deal after the last."""
+        bit = 1 << index
+        self.hand_masks[seat] ^= bit
+        self._open = -1
+        trick = self.trick
+        if bit & self._breaking:
             self.hearts_broken = True
-        events = self.tricks.play(seat, played)
-        return events + self._end_deal() if self.tricks.finished else events
+        if not trick:
+            self._led = _SUIT_MASK_OF[index]
+        trick.append((seat, index))
+        if len(trick) < NUM_PLAYERS:
+            self.turn = self._next[seat]
+            return
+        led = self._led
+        winner, best = trick[0]
+        taken = 0
+        points = 0
+        for player, card in trick:
+            taken |= 1 << card
+            points += self._points[card]
+            if card > best and (1 << card) & led:
+                winner, best = player, card
+        self.taken[winner] |= taken
+        self.tricks_won[winner] += 1
+        self.tricks_done += 1
+        self._trick_points = points
+        self.trick = []
+        self.turn = winner
+        if self.tricks_done == HAND_SIZE:
+            self._end_deal()
 
     def _why_not(self, seat: int) -> str:
-        led = self.tricks.led_suit
-        first = self.tricks.number == 0
-        if led is not None and any(c.suit == led for c in self.hands[seat]):
+        first = self.tricks_done == 0
+        if self.trick and self.hand_masks[seat] & self._led:
             return "must follow suit"
-        if first and self.options.two_of_clubs_leads and led is None:
+        if first and self._two_of_clubs_leads and not self.trick:
             return "the first trick is led with 2C"
-        if first and self.options.no_points_first_trick:
+        if first and self._clean_first_trick:
             return "no points in the first trick"
         return "hearts are not broken"
 
-    def _end_deal(self) -> list[Event]:
-        points = [sum(self.values[c] for c in taken) for taken in self.tricks.taken]
-        events: list[Event] = []
+    def _end_deal(self) -> None:
+        points = [sum(self._points[i] for i in indices(taken)) for taken in self.taken]
         notes: tuple[str, ...] = ()
         hero = self._cappotto_seat()
         if hero is not None:
             points = [0 if s == hero else self.deal_total for s in range(NUM_PLAYERS)]
             notes = (f"cappotto {hero}",)
-            events.append(Event("cappotto", (str(hero),)))
         self.totals = [t + p for t, p in zip(self.totals, points)]
         self._scores.append(DealScore(self._deals_started, tuple(points), tuple(self.totals), notes))
-        events.append(Event("score", (str(self._deals_started), *map(str, points))))
-        events.append(Event("totals", tuple(map(str, self.totals))))
         self._result = self._match_result()
         self.phase = Phase.DEAL if self._result is None else Phase.OVER
+
+    def _score_events(self) -> list[Event]:
+        """The events of the deal :meth:`_end_deal` has just scored."""
+        score = self._scores[-1]
+        events = [Event("cappotto", (note.split()[1],)) for note in score.notes]
+        events.append(Event("score", (str(score.number), *map(str, score.points))))
+        events.append(Event("totals", tuple(map(str, score.totals))))
         return events
 
     def _cappotto_seat(self) -> int | None:
         if self.options.cappotto == "all_tricks":
-            return next((s for s, n in enumerate(self.tricks.tricks_won) if n == HAND_SIZE), None)
-        penalty = {c for c, v in self.values.items() if v}
-        return next((s for s, t in enumerate(self.tricks.taken) if penalty <= set(t)), None)
+            return next((s for s, n in enumerate(self.tricks_won) if n == HAND_SIZE), None)
+        penalty = self._penalty_cards
+        return next((s for s, t in enumerate(self.taken) if penalty & t == penalty), None)
 
     def _match_result(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """Winners and losers if the match is over after this deal, else None."""
