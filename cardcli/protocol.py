@@ -103,6 +103,15 @@ def parse_bot_line(line: str) -> BotLine:
     return BotLine(head, "", rest)
 
 
+def move_of(line: str) -> str | None:
+    """The text of a ``move`` line (what :func:`parse_bot_line` gives), else None: the line
+    read once per request, so the usual ``move QS`` is recognised without the general parse."""
+    if line.startswith("move "):
+        return line[5:].strip()
+    parsed = parse_bot_line(line)
+    return parsed.text if parsed.kind == "move" else None
+
+
 # -- framing ----------------------------------------------------------------------------------
 
 
@@ -129,6 +138,9 @@ class LineBuffer:
         self._lines: list[bytes] = []
 
     def feed(self, data: bytes) -> None:
+        if data and not self._pending and data.find(b"\n") == len(data) - 1 and len(data) <= self.limit:
+            self._lines.append(data[:-1])
+            return
         self._pending += data
         while True:
             cut = self._pending.find(b"\n")

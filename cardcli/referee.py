@@ -27,7 +27,7 @@ from .games.base import Decision, Event, MatchState, Outcome
 from .games.dealing import shuffled
 from .games.registry import Setup
 from .records import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord, software
-from .seats.base import Answer, FaultKind, Request, Seat, SeatFault, clip
+from .seats.base import Answer, FaultKind, Request, Seat, SeatFault, clip, close_all
 from .seats.builtin import random_seat
 from .seats.gather import ask_all
 
@@ -194,8 +194,10 @@ class Referee:
         """Copy the current deal's score into its record once the rules have scored it (after
         its last move, or at once for a deal that is void)."""
         deal = self.deals[-1]
+        if deal.points is not None or not (self.state.needs_deal() or self.state.is_over()):
+            return
         scores = self.state.deal_scores
-        if deal.points is None and len(scores) >= deal.number:
+        if len(scores) >= deal.number:
             finished = scores[deal.number - 1]
             deal.points, deal.totals = list(finished.points), list(finished.totals)
             deal.notes = list(finished.notes)
@@ -235,12 +237,13 @@ class Referee:
     def _route(self, events: Sequence[Event]) -> None:
         if self.listener is not None:
             self.listener(events)
+        lines = [(e.audience, e.line()) for e in events]
         for seat, bot in enumerate(self.seats):
             if seat in self.fallbacks:
                 continue
-            lines = [e.line() for e in events if e.visible_to(seat)]
-            if lines:
-                bot.notify(lines)
+            visible = [line for audience, line in lines if audience is None or seat in audience]
+            if visible:
+                bot.notify(visible)
 
     def _broadcast_line(self, line: str) -> None:
         for seat, bot in enumerate(self.seats):
@@ -255,8 +258,7 @@ class Referee:
         return bot.identity.name or bot.label
 
     def _close_seats(self) -> None:
-        for seat, bot in enumerate(self.seats):
-            bot.close(0.0 if seat in self.fallbacks else self.settings.quit_grace)
+        close_all(self.seats, self.settings.quit_grace)
 
     # -- the record ---------------------------------------------------------------------------
 

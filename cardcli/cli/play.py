@@ -17,7 +17,7 @@ from ..games.dealing import new_seed
 from ..records import append, check_appendable
 from ..referee import POLICIES, Settings, play_match
 from ..report import summary_json, summary_text
-from ..seats.base import Seat
+from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
 from ..seats.spec import make_seat
 from .common import json_option, parse_assignments, print_json
@@ -107,8 +107,7 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
             if not result.completed:
                 status = 1
     finally:
-        for bot in built:
-            bot.close(quit_grace)
+        close_all(built, quit_grace)
     return status
 
 

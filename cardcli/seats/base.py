@@ -7,6 +7,7 @@ In-process seats answer inside ``ask``; external processes answer when their lin
 
 from __future__ import annotations
 
+import select
 from typing import Sequence
 
 import attrs
@@ -117,6 +118,12 @@ class Seat:
         """A descriptor to wait on for the answer, or None when ``poll`` answers at once."""
         return None
 
+    def wait_readable(self, timeout: float) -> None:
+        """Block up to ``timeout`` seconds until :meth:`fileno` has something to read."""
+        fd = self.fileno()
+        if fd is not None:
+            select.select([fd], [], [], timeout)
+
     def poll(self) -> Answer | None:
         """The answer if it is complete; reads whatever is available without blocking."""
         raise NotImplementedError
@@ -132,6 +139,10 @@ class Seat:
         """Called when the deadline of the open request has passed."""
         return Answer(None, 0.0, SeatFault(FaultKind.TIMEOUT, "no answer in time"))
 
+    def request_quit(self) -> None:
+        """Ask the seat to end (``quit``) without waiting: the referee asks every seat first and
+        then closes each, so the bots exit side by side."""
+
     def close(self, grace: float = 0.0) -> None:
         """End the seat for good (quit, then kill the process group)."""
 
@@ -142,3 +153,13 @@ class Seat:
     @property
     def command(self) -> list[str] | None:
         return None
+
+
+def close_all(seats: Sequence[Seat], grace: float) -> None:
+    """Close several seats: ``quit`` goes to all of them first, then each gets up to ``grace``
+    seconds to exit, so the bots exit side by side rather than one after another."""
+    if grace > 0:
+        for seat in seats:
+            seat.request_quit()
+    for seat in seats:
+        seat.close(grace)

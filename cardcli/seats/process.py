@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -52,6 +53,8 @@ class ProcessSeat(Seat):
         self._proc: subprocess.Popen[bytes] | None = None
         self._out = protocol.LineBuffer(protocol.MAX_BOT_LINE)
         self._pending_input = bytearray()
+        self._queued: list[str] = []
+        self._readable = select.poll()
         self._request: Request | None = None
         self._asked_at = 0.0
         self._written_at: float | None = None
@@ -60,6 +63,7 @@ class ProcessSeat(Seat):
         self._stdout_fd = -1
         self._stdin_fd = -1
         self._input_overflow = False
+        self._quit_sent = False
         self.quit_obeyed: bool | None = None
         """After close(): whether the bot exited by itself within the grace period after quit."""
 
@@ -75,6 +79,7 @@ class ProcessSeat(Seat):
 
     def start(self) -> None:
         self.started = True
+        self._quit_sent = False
         try:
             self._proc = subprocess.Popen(
                 self.limits.wrap(self.argv),
@@ -92,6 +97,7 @@ class ProcessSeat(Seat):
         self._stdout_fd = self._proc.stdout.fileno()
         os.set_blocking(self._stdin_fd, False)
         os.set_blocking(self._stdout_fd, False)
+        self._readable.register(self._stdout_fd, select.POLLIN)
         self._stderr_thread = threading.Thread(
             target=self._drain_stderr, args=(self._proc.stderr,), daemon=True
         )
@@ -132,19 +138,20 @@ class ProcessSeat(Seat):
                 if sel.select(left):
                     self._read_available()
 
+    def request_quit(self) -> None:
+        proc = self._proc
+        if proc is not None and not self._quit_sent and proc.poll() is None:
+            self._quit_sent = True
+            self._send([protocol.quit_line()], strict=False)
+
     def close(self, grace: float = 0.0) -> None:
         proc = self._proc
         if proc is None:
             return
         self.quit_obeyed = None
-        if proc.poll() is None and grace > 0:
-            self._send([protocol.quit_line()], strict=False)
-            self._flush()
-            try:
-                proc.wait(timeout=grace)
-                self.quit_obeyed = True
-            except subprocess.TimeoutExpired:
-                self.quit_obeyed = False
+        if grace > 0:
+            self.request_quit()
+            self.quit_obeyed = _exits_within(proc, grace) if self._quit_sent else None
         self._kill_group()
         try:
             proc.wait(timeout=5)
@@ -196,8 +203,10 @@ class ProcessSeat(Seat):
     # -- talking ----------------------------------------------------------------------------------
 
     def notify(self, lines: Sequence[str]) -> None:
-        if lines:
-            self._send(lines, strict=False, flush=False)
+        """Queue events: they go out with the seat's next request (or ``quit``) in one write,
+        one system call per request instead of one per event batch; a bot learns everything
+        that happened before it must answer, which is all the protocol promises."""
+        self._queued += lines
 
     def ask(self, request: Request) -> None:
         self._answer = None
@@ -214,6 +223,9 @@ class ProcessSeat(Seat):
 
     def fileno(self) -> int | None:
         return self._stdout_fd if self._answer is None else None
+
+    def wait_readable(self, timeout: float) -> None:
+        self._readable.poll(timeout * 1000.0)
 
     def wants_write(self) -> bool:
         return bool(self._pending_input)
@@ -255,16 +267,20 @@ class ProcessSeat(Seat):
             line = self._pop_line()
             if line is None:
                 return
-            parsed = protocol.parse_bot_line(line)
-            if parsed.kind == "move":
-                if not parsed.text or " " in parsed.text:
+            move = protocol.move_of(line)
+            if move is not None:
+                if not move or " " in move:
                     raise SeatFault(FaultKind.MALFORMED, f"a move is one token: {clip(line)!r}")
-                self._answer = Answer(parsed.text, self._elapsed())
+                self._answer = Answer(move, self._elapsed())
             else:
-                self._note(parsed, line)
+                self._note(protocol.parse_bot_line(line), line)
 
     def _check_unsolicited(self) -> None:
-        """Before a request: any ``move`` already waiting was sent without being asked for."""
+        """Before a request: any ``move`` already waiting was sent without being asked for.
+        A zero-timeout poll says whether anything is waiting at all, the common case, without
+        the failed read it would otherwise take."""
+        if not self._out.has_lines and not self._readable.poll(0):
+            return
         try:
             self._read_available()
             while (line := self._pop_line()) is not None:
@@ -310,24 +326,33 @@ class ProcessSeat(Seat):
             if len(data) < 65536:
                 return
 
-    def _send(self, lines: Sequence[str], strict: bool = True, flush: bool = True) -> None:
-        """Queue lines for the bot and (unless ``flush`` is false) write what the pipe takes.
-
-        Events are queued without a write and go out with the seat's next request (or
-        ``quit``): one system call per request instead of one per event batch, and a bot
-        learns everything that happened before it must answer, which is all the protocol
-        promises."""
+    def _send(self, lines: Sequence[str], strict: bool = True) -> None:
+        """Write the queued events and ``lines`` as far as the pipe takes them now, keeping the
+        rest for :meth:`on_writable`."""
+        if self._queued:
+            lines = [*self._queued, *lines]
+            self._queued.clear()
         if log.isEnabledFor(logging.DEBUG):
             for line in lines:
                 log.debug("%s << %s", self.tag, line)
-        self._pending_input += ("\n".join(lines) + "\n").encode("utf-8")
+        data = ("\n".join(lines) + "\n").encode("utf-8")
+        if not self._pending_input and not self._input_overflow:
+            try:
+                written = os.write(self._stdin_fd, data)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                return
+            data = data[written:]
+            if not data:
+                return
+        self._pending_input += data
         if len(self._pending_input) > MAX_PENDING_INPUT:
             self._pending_input.clear()
             self._input_overflow = True
         if self._input_overflow and strict:
             raise SeatFault(FaultKind.PROTOCOL, "the bot stopped reading its input")
-        if flush:
-            self._flush()
+        self._flush()
 
     def _flush(self) -> None:
         while self._pending_input:
@@ -363,3 +388,25 @@ class ProcessSeat(Seat):
         finally:
             if sink is not None:
                 sink.close()
+
+
+def _exits_within(proc: subprocess.Popen[bytes], timeout: float) -> bool:
+    """Whether ``proc`` exits within ``timeout`` seconds. A pidfd wakes the wait the moment
+    the process ends; ``Popen.wait`` alone sleeps in growing steps from 1 ms, which four bots
+    closed in turn after every match would pay again and again."""
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    if pidfd is not None:
+        try:
+            waiter = select.poll()
+            waiter.register(pidfd, select.POLLIN)
+            waiter.poll(timeout * 1000.0)
+        finally:
+            os.close(pidfd)
+    try:
+        proc.wait(timeout=0.0 if pidfd is not None else timeout)
+    except subprocess.TimeoutExpired:
+        return False
+    return True

@@ -24,7 +24,7 @@ from ..errors import RecordError, UsageError
 from ..games import registry
 from ..records import append
 from ..referee import Settings, play_match
-from ..seats.base import Seat
+from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
 from ..seats.spec import make_seat
 from .schedule import MatchPlan, plan
@@ -110,17 +110,17 @@ class BotPool:
         quit_grace = float(self.config.settings.get("quit_grace", 2.0))
         for entrant in set(match.seating):
             self.idle[entrant] = []
+        ended = []
         for entrant, bot in zip(match.seating, seats):
             if bot.kind == "process" and bot.usable and self.config.keep_alive:
                 self.idle[entrant].append(bot)
             else:
-                bot.close(quit_grace)
+                ended.append(bot)
+        close_all(ended, quit_grace)
 
     def close(self) -> None:
         quit_grace = float(self.config.settings.get("quit_grace", 2.0))
-        for bots in self.idle.values():
-            for bot in bots:
-                bot.close(quit_grace)
+        close_all([bot for bots in self.idle.values() for bot in bots], quit_grace)
         self.idle = {}
 
 
