@@ -118,6 +118,9 @@ class MatchState(Protocol):
     def acting(self) -> tuple[tuple[int, str], ...]:
         """(seat, kind) of each open decision, without listing the moves."""
 
+    def apply_quietly(self, seat: int, move: str) -> None:
+        """:meth:`apply` without the events: what ``verify`` needs, at less cost."""
+
     def is_over(self) -> bool: ...
 
     @property
@@ -165,6 +168,11 @@ class MatchBase:
         ``verify`` needs to check a recorded move's turn, at a fraction of the cost. Games
         override it when listing their moves is expensive."""
         return tuple((d.seat, d.kind) for d in self.decisions())  # type: ignore[attr-defined]
+
+    def apply_quietly(self, seat: int, move: str) -> None:
+        """Apply a move without keeping its events: ``verify`` checks moves, not what each seat
+        was told. Games override it when building the events costs much of a move."""
+        self.apply(seat, move)  # type: ignore[attr-defined]
 
     @property
     def deal_number(self) -> int:

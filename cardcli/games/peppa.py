@@ -12,13 +12,14 @@ at the dealer's right (``dealer-1``) in both directions of play.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import attrs
 
 from ..cards import Card, french_52, sort_cards
 from ..errors import IllegalMoveError, InvalidMoveError
 from . import options as opt
+from .card_bits import DECK, SUIT_MASKS, bit, cards, indices, mask_of, texts
 from .combos import Combinations, positions
 from .base import (
     DealScore,
@@ -31,7 +32,7 @@ from .base import (
     first_dealer,
 )
 from .trick_text import TrickRenderer
-from .tricks import seat_order, step
+from .tricks import TrickPlay, seat_order, step
 
 NUM_PLAYERS = 4
 HAND_SIZE = 13
@@ -145,73 +146,15 @@ class Phase:
     OVER = "over"
 
 
-DECK = french_52()
-"""Card ``i`` is bit ``i`` of a hand: suits C, D, H, S in blocks of 13, ranks 2..A in each."""
-TEXTS = tuple(c.text for c in DECK)
-_INDEX = {c: i for i, c in enumerate(DECK)}
-_INDEX_OF_TEXT = {t: i for i, t in enumerate(TEXTS)}
-SUIT_MASKS = tuple(((1 << HAND_SIZE) - 1) << (HAND_SIZE * s) for s in range(4))
-_SUIT_MASK_OF = tuple(SUIT_MASKS[i // HAND_SIZE] for i in range(52))
-FULL_DECK = (1 << 52) - 1
-HEARTS = SUIT_MASKS[2]
-QUEEN_BIT = 1 << _INDEX[QUEEN_OF_SPADES]
-TWO_OF_CLUBS_BIT = 1 << _INDEX[Card.parse("2C")]
+HEARTS = SUIT_MASKS["H"]
+QUEEN_BIT = bit(QUEEN_OF_SPADES)
+TWO_OF_CLUBS_BIT = bit(Card.parse("2C"))
+FULL_DECK = mask_of(french_52())
 SEAT_TEXTS = tuple(str(s) for s in range(NUM_PLAYERS))
 _POINTS = {name: tuple(table[c] for c in DECK) for name, table in CARD_VALUES.items()}
 """Each penalty table by card index."""
 _PENALTY_CARDS = {name: sum(1 << i for i, v in enumerate(points) if v) for name, points in _POINTS.items()}
-
-
-def _build_indices(mask: int) -> tuple[int, ...]:
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(found)
-
-
-def _build_texts(mask: int) -> tuple[str, ...]:
-    return tuple(TEXTS[i] for i in _build_indices(mask))
-
-
-_SUIT_INDICES: dict[int, tuple[int, ...]] = {}
-_SUIT_TEXTS: dict[int, tuple[str, ...]] = {}
-
-
-def _by_suit(mask: int, cache: dict[int, tuple[Any, ...]], build: Callable[[int], tuple[Any, ...]]) -> tuple[Any, ...]:
-    """``build(mask)`` assembled suit by suit from a cache of suit blocks: a suit's 13 bits
-    have only 8,192 values, hands are read on every move, and the cards that follow suit are
-    a single block, found in one lookup."""
-    got = cache.get(mask)
-    if got is not None:
-        return got
-    found: tuple[Any, ...] = ()
-    for suit in SUIT_MASKS:
-        part = mask & suit
-        if part:
-            got = cache.get(part)
-            if got is None:
-                got = cache[part] = build(part)
-            found += got
-    return found
-
-
-def indices(mask: int) -> tuple[int, ...]:
-    """The card indices of a hand mask, in canonical order."""
-    return _by_suit(mask, _SUIT_INDICES, _build_indices)
-
-
-def texts(mask: int) -> tuple[str, ...]:
-    """The card texts of a hand mask, in canonical order."""
-    return _by_suit(mask, _SUIT_TEXTS, _build_texts)
-
-
-def mask_of(items: Sequence[Card]) -> int:
-    mask = 0
-    for c in items:
-        mask |= 1 << _INDEX[c]
-    return mask
+_PASSES = positions(HAND_SIZE, PASS_SIZE)
 
 
 def pass_token(items: Sequence[Card]) -> str:
@@ -222,13 +165,12 @@ def pass_token(items: Sequence[Card]) -> str:
 class PeppaMatch(MatchBase):
     """A whole Peppa match, deal after deal, until the end rule says who won and lost.
 
-    Hands are bit masks over the 52 cards (bit ``i`` is ``DECK[i]``), so following suit is one
-    ``&`` and a trick's winner the highest bit of the led suit. Two ways in share one set of
-    rules: the text moves of the protocol (:meth:`decisions`, :meth:`apply`, which also
-    produce the events), and integer actions for search and playouts
-    (:meth:`current_player`, :meth:`legal_actions`, :meth:`apply_action`), in the manner of
-    OpenSpiel, which skip the events. A play action is the card's index in ``DECK``; a pass
-    action is the index of the three-card combination in :meth:`decisions`' pass list.
+    Hands are bit masks (:mod:`cardcli.games.card_bits`). Two ways in share one set of rules:
+    the text moves of the protocol (:meth:`decisions`, :meth:`apply`, which also produce the
+    events), and integer actions for search and playouts (:meth:`current_player`,
+    :meth:`legal_actions`, :meth:`apply_action`), in the manner of OpenSpiel, which skip the
+    events. A play action is the card's index in ``card_bits.DECK``; a pass action is the
+    index of the three-card combination in :meth:`decisions`' pass list.
     """
 
     num_players = NUM_PLAYERS
@@ -243,7 +185,6 @@ class PeppaMatch(MatchBase):
         self._penalty_cards = _PENALTY_CARDS[options.card_values]
         self.deal_total = sum(self._points)
         self.clockwise = options.play_direction == "cw"
-        self._next = tuple(step(s, NUM_PLAYERS, self.clockwise) for s in range(NUM_PLAYERS))
         self._two_of_clubs_leads = options.two_of_clubs_leads
         self._clean_first_trick = options.no_points_first_trick
         self._hearts_must_be_broken = options.hearts_must_be_broken
@@ -256,26 +197,19 @@ class PeppaMatch(MatchBase):
         self.pass_direction = "hold"
         self.passes: dict[int, int] = {}
         self.leader = 0
-        self.turn = 0
-        self._open = -1
-        self.trick: list[tuple[int, int]] = []
-        self._led = 0
-        self.tricks_done = 0
-        self.tricks_won = [0] * NUM_PLAYERS
-        self.taken = [0] * NUM_PLAYERS
+        self.tricks = TrickPlay(self.hand_masks, 0, self.clockwise, self._trick_points)
         self.hearts_broken = False
-        self._trick_points = 0
         self._result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
     # -- the protocol every game offers -------------------------------------------------------
 
     @property
     def hands(self) -> list[list[Card]]:
-        return [[DECK[i] for i in indices(m)] for m in self.hand_masks]
+        return [list(cards(m)) for m in self.hand_masks]
 
     @property
     def dealt_hands(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(tuple(DECK[i] for i in indices(m)) for m in self._dealt)
+        return tuple(cards(m) for m in self._dealt)
 
     def deal_facts(self) -> dict[str, Any]:
         return {"hands": [list(texts(m)) for m in self._dealt]}
@@ -307,8 +241,7 @@ class PeppaMatch(MatchBase):
         events += [Event("hand", texts(h), frozenset({s})) for s, h in enumerate(hands)]
         events.append(Event("passing", (self.pass_direction,)))
         if self.pass_direction == "hold":
-            self._start_play()
-            events.append(self._trick_event())
+            events += self._start_play()
         else:
             self.phase = Phase.PASS
         return events
@@ -321,23 +254,32 @@ class PeppaMatch(MatchBase):
                 if s not in self.passes
             )
         if self.phase == Phase.PLAY:
-            turn = self.turn
-            return (Decision(turn, "play", texts(self._turn_mask())),)
+            return (Decision(self.tricks.turn, "play", texts(self._turn_mask())),)
         return ()
 
     def acting(self) -> tuple[tuple[int, str], ...]:
         if self.phase == Phase.PASS:
             return tuple((s, "pass") for s in range(NUM_PLAYERS) if s not in self.passes)
         if self.phase == Phase.PLAY:
-            return ((self.turn, "play"),)
+            return ((self.tricks.turn, "play"),)
         return ()
 
     def apply(self, seat: int, move: str) -> list[Event]:
         if self.phase == Phase.PLAY:
-            return self._apply_play(seat, move)
+            self._play(seat, self._checked_card(seat, move))
+            events = self.tricks.play_events()
+            return events + self._score_events() if self.phase != Phase.PLAY else events
         if self.phase == Phase.PASS:
             return self._apply_pass(seat, move)
         raise IllegalMoveError(f"no move is due in phase {self.phase}")
+
+    def apply_quietly(self, seat: int, move: str) -> None:
+        if self.phase == Phase.PLAY:
+            self._play(seat, self._checked_card(seat, move))
+        elif self.phase == Phase.PASS:
+            self._pass(seat, self._checked_pass(seat, move))
+        else:
+            raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         if self._result is None:
@@ -360,7 +302,7 @@ class PeppaMatch(MatchBase):
         (nobody sees a pass before all four are made, so taking them in seat order is the same
         game); -1 when a deal is due or the match is over."""
         if self.phase == Phase.PLAY:
-            return self.turn
+            return self.tricks.turn
         if self.phase == Phase.PASS:
             return next(s for s in range(NUM_PLAYERS) if s not in self.passes)
         return -1
@@ -370,7 +312,7 @@ class PeppaMatch(MatchBase):
         if self.phase == Phase.PLAY:
             return indices(self._turn_mask())
         if self.phase == Phase.PASS:
-            return range(len(positions(HAND_SIZE, PASS_SIZE)))
+            return range(len(_PASSES))
         return ()
 
     def apply_action(self, action: int) -> None:
@@ -378,13 +320,13 @@ class PeppaMatch(MatchBase):
         if self.phase == Phase.PLAY:
             if not 0 <= action < 52 or not self._turn_mask() >> action & 1:
                 raise IllegalMoveError(f"action {action} is not legal now")
-            self._play(self.turn, action)
+            self._play(self.tricks.turn, action)
         elif self.phase == Phase.PASS:
-            seat = self.current_player()
-            if not 0 <= action < len(positions(HAND_SIZE, PASS_SIZE)):
+            if not 0 <= action < len(_PASSES):
                 raise IllegalMoveError(f"action {action} is not legal now")
+            seat = self.current_player()
             held = indices(self.hand_masks[seat])
-            self._pass(seat, sum(1 << held[p] for p in positions(HAND_SIZE, PASS_SIZE)[action]))
+            self._pass(seat, sum(1 << held[p] for p in _PASSES[action]))
         else:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
@@ -394,30 +336,36 @@ class PeppaMatch(MatchBase):
         return (seat + PASS_OFFSETS[self.pass_direction]) % NUM_PLAYERS
 
     def _turn_mask(self) -> int:
-        """The cards the seat to play may play, as a mask, worked out once per turn: a move
-        is listed and then checked."""
-        mask = self._open
-        if mask < 0:
-            mask = self._open = self._legal_mask(self.turn)
-        return mask
+        return self.tricks.legal(self._legal_mask)
 
     def _legal_mask(self, seat: int) -> int:
         """The cards ``seat`` may play now, as a mask."""
-        hand = self.hand_masks[seat]
-        first_trick = self.tricks_done == 0
-        if self.trick:
-            allowed = hand & self._led or hand
-        elif first_trick and self._two_of_clubs_leads:
-            return hand & TWO_OF_CLUBS_BIT
-        elif self._hearts_must_be_broken and not self.hearts_broken:
-            allowed = hand & ~HEARTS or hand
-        else:
-            allowed = hand
+        tricks = self.tricks
+        first_trick = tricks.number == 0
+        allowed = tricks.follow(seat)
+        if not tricks.trick:
+            if first_trick and self._two_of_clubs_leads:
+                return allowed & TWO_OF_CLUBS_BIT
+            if self._hearts_must_be_broken and not self.hearts_broken:
+                allowed = allowed & ~HEARTS or allowed
         if first_trick and self._clean_first_trick:
             allowed = allowed & ~(HEARTS | QUEEN_BIT) or allowed
         return allowed
 
     def _apply_pass(self, seat: int, move: str) -> list[Event]:
+        given = self._checked_pass(seat, move)
+        self._pass(seat, given)
+        events = [Event("passed", (str(self.pass_target(seat)), *texts(given)), frozenset({seat}))]
+        if self.phase == Phase.PASS:
+            return events
+        for giver, cards_given in sorted(self.passes.items()):
+            events.append(
+                Event("received", (str(giver), *texts(cards_given)), frozenset({self.pass_target(giver)}))
+            )
+        return events + self.tricks.start()
+
+    def _checked_pass(self, seat: int, move: str) -> int:
+        """The cards of a pass token as a mask, once the token is checked."""
         if seat in self.passes or not 0 <= seat < NUM_PLAYERS:
             raise IllegalMoveError(f"seat {seat} has no pass to make")
         parts = move.split("+")
@@ -430,16 +378,7 @@ class PeppaMatch(MatchBase):
             raise IllegalMoveError(f"cannot pass {' '.join(missing)}: not in hand")
         if "+".join(texts(given)) != move:
             raise IllegalMoveError(f"pass not in canonical order: write {pass_token(chosen)}")
-        self._pass(seat, given)
-        events = [Event("passed", (str(self.pass_target(seat)), *texts(given)), frozenset({seat}))]
-        if self.phase == Phase.PASS:
-            return events
-        for giver, cards_given in sorted(self.passes.items()):
-            events.append(
-                Event("received", (str(giver), *texts(cards_given)), frozenset({self.pass_target(giver)}))
-            )
-        events.append(self._trick_event())
-        return events
+        return given
 
     def _pass(self, seat: int, given: int) -> None:
         """Set aside a checked pass; exchange the cards once all four are made."""
@@ -453,89 +392,44 @@ class PeppaMatch(MatchBase):
             hands[self.pass_target(giver)] |= cards_given
         self._start_play()
 
-    def _start_play(self) -> None:
+    def _start_play(self) -> list[Event]:
         self.phase = Phase.PLAY
         leader = self.leader
         if self._two_of_clubs_leads:
             leader = next(s for s, h in enumerate(self.hand_masks) if h & TWO_OF_CLUBS_BIT)
-        self.turn = leader
-        self._open = -1
-        self.trick = []
-        self.tricks_done = 0
-        self.tricks_won = [0] * NUM_PLAYERS
-        self.taken = [0] * NUM_PLAYERS
+        self.tricks = TrickPlay(self.hand_masks, leader, self.clockwise, self._trick_points)
+        return self.tricks.start()
 
-    def _trick_event(self) -> Event:
-        return Event("trick", (str(self.tricks_done + 1), SEAT_TEXTS[self.turn]))
+    def _trick_points(self, taken: int, last: bool) -> int:
+        return sum(self._points[i] for i in indices(taken))
 
-    def _apply_play(self, seat: int, move: str) -> list[Event]:
-        if seat != self.turn:
-            raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        index = _INDEX_OF_TEXT.get(move)
-        if index is None:
-            played = Card.parse(move)
-            raise InvalidMoveError(f"write the card as {played.text}, not {move!r}")
-        bit = 1 << index
-        if not self.hand_masks[seat] & bit:
-            raise IllegalMoveError(f"{move} is not in seat {seat}'s hand")
-        if not self._turn_mask() & bit:
+    def _checked_card(self, seat: int, move: str) -> int:
+        """The index of the card a play token names, once the play is checked."""
+        index = self.tricks.index_for(seat, move)
+        if not self._turn_mask() >> index & 1:
             raise IllegalMoveError(f"{move} may not be played now: {self._why_not(seat)}")
-        self._play(seat, index)
-        events = [Event("play", (SEAT_TEXTS[seat], move))]
-        if self.trick:
-            return events
-        events.append(
-            Event("taken", (str(self.tricks_done), SEAT_TEXTS[self.turn], str(self._trick_points)))
-        )
-        if self.tricks_done < HAND_SIZE:
-            events.append(self._trick_event())
-            return events
-        return events + self._score_events()
+        return index
 
     def _play(self, seat: int, index: int) -> None:
-        """Play a checked card; close the trick when it is complete, the deal after the last."""
-        bit = 1 << index
-        self.hand_masks[seat] ^= bit
-        self._open = -1
-        trick = self.trick
-        if bit & self._breaking:
+        """Play a checked card; score the deal after its last trick."""
+        if 1 << index & self._breaking:
             self.hearts_broken = True
-        if not trick:
-            self._led = _SUIT_MASK_OF[index]
-        trick.append((seat, index))
-        if len(trick) < NUM_PLAYERS:
-            self.turn = self._next[seat]
-            return
-        led = self._led
-        winner, best = trick[0]
-        taken = 0
-        points = 0
-        for player, card in trick:
-            taken |= 1 << card
-            points += self._points[card]
-            if card > best and (1 << card) & led:
-                winner, best = player, card
-        self.taken[winner] |= taken
-        self.tricks_won[winner] += 1
-        self.tricks_done += 1
-        self._trick_points = points
-        self.trick = []
-        self.turn = winner
-        if self.tricks_done == HAND_SIZE:
+        self.tricks.play(seat, index)
+        if self.tricks.finished:
             self._end_deal()
 
     def _why_not(self, seat: int) -> str:
-        first = self.tricks_done == 0
-        if self.trick and self.hand_masks[seat] & self._led:
+        first = self.tricks.number == 0
+        if self.tricks.holds_led_suit(seat):
             return "must follow suit"
-        if first and self._two_of_clubs_leads and not self.trick:
+        if first and self._two_of_clubs_leads and not self.tricks.trick:
             return "the first trick is led with 2C"
         if first and self._clean_first_trick:
             return "no points in the first trick"
         return "hearts are not broken"
 
     def _end_deal(self) -> None:
-        points = [sum(self._points[i] for i in indices(taken)) for taken in self.taken]
+        points = [self._trick_points(taken, True) for taken in self.tricks.taken]
         notes: tuple[str, ...] = ()
         hero = self._cappotto_seat()
         if hero is not None:
@@ -556,9 +450,9 @@ class PeppaMatch(MatchBase):
 
     def _cappotto_seat(self) -> int | None:
         if self.options.cappotto == "all_tricks":
-            return next((s for s, n in enumerate(self.tricks_won) if n == HAND_SIZE), None)
+            return next((s for s, n in enumerate(self.tricks.tricks_won) if n == HAND_SIZE), None)
         penalty = self._penalty_cards
-        return next((s for s, t in enumerate(self.taken) if penalty & t == penalty), None)
+        return next((s for s, t in enumerate(self.tricks.taken) if penalty & t == penalty), None)
 
     def _match_result(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """Winners and losers if the match is over after this deal, else None."""

@@ -8,6 +8,7 @@ third hand is dealt face down to nobody: it is in the record, and no seat is eve
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Sequence
 
 import attrs
@@ -26,8 +27,9 @@ from .base import (
     first_dealer,
 )
 from .sides import best, seats, side_map, sides_for, with_forfeits
+from .card_bits import cards, mask_of, texts
 from .trick_text import TrickRenderer
-from .tricks import TrickPlay
+from .tricks import Ranking, TrickPlay
 
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 TRUMPS = ("C", "D", "H", "S", "NT")
@@ -91,10 +93,14 @@ class PepperMatch(MatchBase):
         self.side_totals = [0] * len(self.sides)
         self._next_same_dealer = False
         self._result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
-        self.hands: list[list[Card]] = [[] for _ in range(num_players)]
+        self.hand_masks = [0] * num_players
         self.dead: list[Card] = []
         self.trump: str | None = None
-        self.tricks = TrickPlay(self.hands, 0, True, _no_points)
+        self.tricks = TrickPlay(self.hand_masks, 0, True, _no_points)
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        return [list(cards(m)) for m in self.hand_masks]
 
     # -- the protocol every game offers -------------------------------------------------------
 
@@ -124,9 +130,9 @@ class PepperMatch(MatchBase):
             else:
                 slot = k // self.hand_size
             hands[positions[slot]].append(card)
-        self.hands = [sort_cards(hands[s]) for s in range(n)]
+        self.hand_masks = [mask_of(hands[s]) for s in range(n)]
         self.dead = hands.get(None, [])
-        self._dealt = [list(h) for h in self.hands]
+        self._dealt = self.hands
         self.trump = None
         self.bids: list[tuple[int, str]] = []
         self.passed: set[int] = set()
@@ -135,7 +141,7 @@ class PepperMatch(MatchBase):
         self.turn = (self.dealer + 1) % n
         self.phase = Phase.BID
         events = [Event("deal", (str(self._deals_started), str(self.dealer)))]
-        events += [Event("hand", tuple(c.text for c in h), frozenset({s})) for s, h in enumerate(self.hands)]
+        events += [Event("hand", texts(h), frozenset({s})) for s, h in enumerate(self.hand_masks)]
         return events
 
     def decisions(self) -> tuple[Decision, ...]:
@@ -144,8 +150,7 @@ class PepperMatch(MatchBase):
         if self.phase == Phase.TRUMP:
             return (Decision(self.declarer, "trump", self._trump_moves()),)
         if self.phase == Phase.PLAY:
-            turn = self.tricks.turn
-            return (Decision(turn, "play", tuple(c.text for c in self.tricks.follow(turn))),)
+            return (Decision(self.tricks.turn, "play", texts(self.tricks.legal(self.tricks.follow))),)
         return ()
 
     def acting(self) -> tuple[tuple[int, str], ...]:
@@ -165,12 +170,24 @@ class PepperMatch(MatchBase):
             self._check(seat, self.declarer, move, self._trump_moves(), "trump is C, D, H, S or NT")
             return self._apply_trump(move)
         if self.phase == Phase.PLAY:
-            played = self.tricks.card_for(seat, move)
-            if played not in self.tricks.follow(seat):
-                raise IllegalMoveError(f"{move} may not be played now: must follow suit")
-            events = self.tricks.play(seat, played)
+            self._play(seat, move)
+            events = self.tricks.play_events()
             return events + self._end_deal() if self.tricks.finished else events
         raise IllegalMoveError(f"no move is due in phase {self.phase}")
+
+    def apply_quietly(self, seat: int, move: str) -> None:
+        if self.phase != Phase.PLAY:
+            self.apply(seat, move)
+            return
+        self._play(seat, move)
+        if self.tricks.finished:
+            self._end_deal()
+
+    def _play(self, seat: int, move: str) -> None:
+        index = self.tricks.index_for(seat, move)
+        if not self.tricks.legal(self.tricks.follow) >> index & 1:
+            raise IllegalMoveError(f"{move} may not be played now: must follow suit")
+        self.tricks.play(seat, index)
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         if self._result is None:
@@ -253,41 +270,21 @@ class PepperMatch(MatchBase):
     def _trump_moves(self) -> tuple[str, ...]:
         if not self.options.trump_must_be_held:
             return TRUMPS
-        hand = self.hands[self.declarer]
+        hand = cards(self.hand_masks[self.declarer])
         held = [s for s in TRUMPS[:4] if any(self._suit_under(c, s) == s for c in hand)]
         return (*held, "NT")
 
     def _apply_trump(self, move: str) -> list[Event]:
         self.trump = None if move == "NT" else move
         self.phase = Phase.PLAY
-        self.tricks = TrickPlay(
-            self.hands, self.declarer, True, _no_points, power=self._power, suit_of=self._suit, trump=self.trump
-        )
+        ranking = _rankings(self.trump, self.options.left_bower_is_trump)
+        self.tricks = TrickPlay(self.hand_masks, self.declarer, True, _no_points, ranking, self.trump)
         return [Event("trump", (str(self.declarer), move))] + self.tricks.start()
 
     # -- cards under a trump ------------------------------------------------------------------
 
     def _suit_under(self, card: Card, trump: str | None) -> str:
-        if (
-            trump is not None
-            and self.options.left_bower_is_trump
-            and card.rank == 11
-            and card.suit == SAME_COLOUR[trump]
-        ):
-            return trump
-        return card.suit
-
-    def _suit(self, card: Card) -> str:
-        return self._suit_under(card, self.trump)
-
-    def _power(self, card: Card) -> int:
-        """Right bower 20, left bower 19, then A K Q (J) 10 9 by rank."""
-        if self.trump is not None and card.rank == 11:
-            if card.suit == self.trump:
-                return 20
-            if self._suit(card) == self.trump:
-                return 19
-        return card.rank
+        return suit_under(card, trump, self.options.left_bower_is_trump)
 
     # -- scoring ------------------------------------------------------------------------------
 
@@ -342,8 +339,35 @@ class PepperMatch(MatchBase):
         return self._seats(with_forfeits(self.sides, self.side_totals, sorted(won), [], forfeits)[0])
 
 
-def _no_points(cards: Sequence[Card], last: bool) -> int:
+def _no_points(taken: int, last: bool) -> int:
     return 0
+
+
+def suit_under(card: Card, trump: str | None, left_bower_is_trump: bool) -> str:
+    """The suit ``card`` belongs to under ``trump``: the left bower is a trump when the
+    option says so."""
+    if trump is not None and left_bower_is_trump and card.rank == 11 and card.suit == SAME_COLOUR[trump]:
+        return trump
+    return card.suit
+
+
+def power_under(card: Card, trump: str | None, left_bower_is_trump: bool) -> int:
+    """Right bower 20, left bower 19, then A K Q (J) 10 9 by rank."""
+    if trump is not None and card.rank == 11:
+        if card.suit == trump:
+            return 20
+        if suit_under(card, trump, left_bower_is_trump) == trump:
+            return 19
+    return card.rank
+
+
+@lru_cache(maxsize=None)
+def _rankings(trump: str | None, left_bower_is_trump: bool) -> Ranking:
+    """The trick ranking under each trump, built once."""
+    return Ranking.build(
+        power=lambda card: power_under(card, trump, left_bower_is_trump),
+        suit_of=lambda card: suit_under(card, trump, left_bower_is_trump),
+    )
 
 
 

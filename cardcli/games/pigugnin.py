@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 import attrs
 
-from ..cards import Card, french_40, sort_cards
+from ..cards import Card, french_40
 from ..errors import IllegalMoveError
 from . import options as opt
 from .base import (
@@ -26,8 +26,9 @@ from .base import (
     Variant,
     first_dealer,
 )
+from .card_bits import DECK, bit, cards, indices, mask_of, texts
 from .trick_text import TrickRenderer
-from .tricks import TrickPlay, seat_order, step
+from .tricks import Ranking, TrickPlay, seat_order, step
 
 PIGUGNIN = Card.parse("JS")
 SETTEBELLO = Card.parse("7D")
@@ -117,21 +118,25 @@ class PigugninMatch(MatchBase):
         self.totals = [0] * num_players
         self.out: list[int] = []
         """Players out (at ``lose_at`` busche or more), in the order they went out."""
-        self._dealt: list[list[Card]] = []
-        self.hands: list[list[Card]] = [[] for _ in range(num_players)]
-        self.tricks = TrickPlay(self.hands, 0, self.clockwise, self._trick_points)
+        self._dealt: tuple[int, ...] = ()
+        self.hand_masks = [0] * num_players
+        self.tricks = TrickPlay(self.hand_masks, 0, self.clockwise, self._trick_points)
         self._result: Standings | None = None
         self._capper: int | None = None
 
     # -- the protocol every game offers -------------------------------------------------------
 
+    @property
+    def hands(self) -> list[list[Card]]:
+        return [list(cards(m)) for m in self.hand_masks]
+
     def deal_facts(self) -> dict[str, Any]:
-        return {"hands": [[c.text for c in h] for h in self._dealt]}
+        return {"hands": [list(texts(h)) for h in self._dealt]}
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
         if self.phase != Phase.DEAL:
             raise IllegalMoveError("no deal is due now")
-        if len(deck) != 40 or set(deck) != set(french_40()):
+        if len(deck) != 40 or mask_of(deck) != FULL_DECK:
             raise IllegalMoveError("a Pigugnìn deal needs the 40 cards, each once")
         if self._deals_started:
             self.dealer = self.next_dealer
@@ -139,40 +144,52 @@ class PigugninMatch(MatchBase):
         n = self.num_players
         leader = step(self.dealer, n, self.clockwise)
         order = seat_order(leader, n, self.clockwise)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for k, c in enumerate(deck):
-            hands[order[k % n]].append(c)
-        self.hands = [sort_cards(h) for h in hands]
-        self._dealt = [list(h) for h in self.hands]
+        hands = [0] * n
+        for slot, seat in enumerate(order):
+            hands[seat] = mask_of(deck[slot::n])
+        self.hand_masks = hands
+        self._dealt = tuple(hands)
         if self._deals_started == 1 and self.options.first_hand_leader == "seven_of_coins":
-            leader = next(s for s, h in enumerate(self.hands) if SETTEBELLO in h)
-        self.tricks = TrickPlay(self.hands, leader, self.clockwise, self._trick_points, power=_power)
+            leader = next(s for s, h in enumerate(hands) if h & SETTEBELLO_BIT)
+        self.tricks = TrickPlay(hands, leader, self.clockwise, self._trick_points, RANKING)
         self.phase = Phase.PLAY
         events = [Event("deal", (str(self._deals_started), str(self.dealer)))]
-        events += [Event("hand", tuple(c.text for c in h), frozenset({s})) for s, h in enumerate(self.hands)]
+        events += [Event("hand", texts(h), frozenset({s})) for s, h in enumerate(hands)]
         return events + self.tricks.start()
 
     @property
     def next_dealer(self) -> int:
         """Whoever took the Pigugnìn in the last deal deals the next one."""
-        return next(s for s, taken in enumerate(self.tricks.taken) if PIGUGNIN in taken)
+        return next(s for s, taken in enumerate(self.tricks.taken) if taken & PIGUGNIN_BIT)
 
     def decisions(self) -> tuple[Decision, ...]:
         if self.phase != Phase.PLAY:
             return ()
-        turn = self.tricks.turn
-        return (Decision(turn, "play", tuple(c.text for c in self.legal_plays(turn))),)
+        return (Decision(self.tricks.turn, "play", texts(self.tricks.legal(self._legal_mask))),)
+
+    def acting(self) -> tuple[tuple[int, str], ...]:
+        return ((self.tricks.turn, "play"),) if self.phase == Phase.PLAY else ()
 
     def apply(self, seat: int, move: str) -> list[Event]:
+        self._play(seat, move)
+        events = self.tricks.play_events()
+        return events + self._end_deal() if self.tricks.finished else events
+
+    def apply_quietly(self, seat: int, move: str) -> None:
+        self._play(seat, move)
+        if self.tricks.finished:
+            self._end_deal()
+
+    def _play(self, seat: int, move: str) -> None:
+        """Check a play and make it (the deal is scored by the caller, with or without events)."""
         if self.phase != Phase.PLAY:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
-        played = self.tricks.card_for(seat, move)
-        if played not in self.legal_plays(seat):
-            follows = self.tricks.follow(seat)
-            reason = "must follow suit" if played not in follows else "J♠ may not be played in the first trick"
+        index = self.tricks.index_for(seat, move)
+        if not self.tricks.legal(self._legal_mask) >> index & 1:
+            follows = self.tricks.follow(seat) >> index & 1
+            reason = "J♠ may not be played in the first trick" if follows else "must follow suit"
             raise IllegalMoveError(f"{move} may not be played now: {reason}")
-        events = self.tricks.play(seat, played)
-        return events + self._end_deal() if self.tricks.finished else events
+        self.tricks.play(seat, index)
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         if self._result is None:
@@ -186,17 +203,14 @@ class PigugninMatch(MatchBase):
 
     # -- rules --------------------------------------------------------------------------------
 
-    def legal_plays(self, seat: int) -> list[Card]:
-        cached = self.tricks.cached(seat)
-        if cached is not None:
-            return cached
+    def _legal_mask(self, seat: int) -> int:
         allowed = self.tricks.follow(seat)
         if self.options.first_trick_pigugnin_restriction and self.tricks.number == 0:
-            allowed = [c for c in allowed if c != PIGUGNIN] or allowed
-        return self.tricks.remember(seat, allowed)
+            allowed = allowed & ~PIGUGNIN_BIT or allowed
+        return allowed
 
-    def _trick_points(self, cards: Sequence[Card], last: bool) -> int:
-        return sum(card_points(c) for c in cards) + (LAST_TRICK if last else 0)
+    def _trick_points(self, taken: int, last: bool) -> int:
+        return sum(CARD_POINTS[i] for i in indices(taken)) + (LAST_TRICK if last else 0)
 
     def deal_busche(self) -> tuple[list[int] | None, dict[int, list[tuple[str, int]]]]:
         """The card points (None when they are not counted) and each seat's busche with reasons."""
@@ -209,7 +223,7 @@ class PigugninMatch(MatchBase):
             for s in trickless:
                 charges[s].append(("no_trick", NO_TRICK_BUSCHE.get(len(trickless), len(trickless) + 1)))
         else:
-            points = [sum(card_points(c) for c in taken[s]) for s in range(n)]
+            points = [self._trick_points(taken[s], False) for s in range(n)]
             points[self.tricks.last_winner or 0] += LAST_TRICK
             paying = set()
             for s in range(n):
@@ -339,8 +353,12 @@ class PigugninMatch(MatchBase):
         return self._standings(set(losers) | set(forfeits), may_annul=False)
 
 
-def _power(card: Card) -> int:
-    return POWER[card.rank]
+RANKING = Ranking.build(power=lambda card: POWER.get(card.rank, 0))
+"""Printed suits, ranked 3, 2, A, K, Q, J, 7, 6, 5, 4 (the 8, 9 and 10 are not dealt)."""
+CARD_POINTS = tuple(card_points(c) for c in DECK)
+PIGUGNIN_BIT = bit(PIGUGNIN)
+SETTEBELLO_BIT = bit(SETTEBELLO)
+FULL_DECK = mask_of(french_40())
 
 
 

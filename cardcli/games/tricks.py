@@ -1,16 +1,20 @@
 """Trick-taking mechanics shared by the trick games: seat order, following suit, the winner.
 
-Games differ in which suit a card belongs to (Pepper's left bower is a trump) and in how cards
-rank (Pigugnìn's 3 beats the ace), so both are parameters with plain defaults.
+Hands are bit masks (:mod:`cardcli.games.card_bits`). Games differ in which suit a card
+belongs to (Pepper's left bower is a trump) and in how cards rank (Pigugnìn's 3 beats the
+ace): a :class:`Ranking` gives both for every card, computed once per game or per trump.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Callable
+
+import attrs
 
 from ..cards import Card
 from ..errors import IllegalMoveError, InvalidMoveError
 from .base import Event
+from .card_bits import DECK, INDEX_OF_TEXT, TEXTS
 
 SuitOf = Callable[[Card], str]
 Power = Callable[[Card], int]
@@ -37,29 +41,35 @@ def seat_order(first: int, num_players: int, clockwise: bool) -> list[int]:
     return order
 
 
-def followers(hand: Sequence[Card], led_suit: str, suit_of: SuitOf = printed_suit) -> list[Card]:
-    """The cards a player may play to a trick led in ``led_suit``: that suit if held, else all."""
-    same = [c for c in hand if suit_of(c) == led_suit]
-    return same if same else list(hand)
+@attrs.frozen
+class Ranking:
+    """How every card behaves in a trick, by card index: the suit it belongs to, the mask of
+    all the cards of that suit (what a card led asks the others to follow), and its power
+    within the suit."""
+
+    suit: tuple[str, ...]
+    suit_mask: tuple[int, ...]
+    power: tuple[int, ...]
+
+    @classmethod
+    def build(cls, power: Power = printed_rank, suit_of: SuitOf = printed_suit) -> "Ranking":
+        suits = tuple(suit_of(c) for c in DECK)
+        masks: dict[str, int] = {}
+        for i, suit in enumerate(suits):
+            masks[suit] = masks.get(suit, 0) | 1 << i
+        return cls(suits, tuple(masks[s] for s in suits), tuple(power(c) for c in DECK))
+
+    def mask(self, suit: str) -> int:
+        """All the cards that belong to ``suit``."""
+        return next((m for s, m in zip(self.suit, self.suit_mask) if s == suit), 0)
 
 
-def trick_winner(
-    plays: Sequence[tuple[int, Card]],
-    trump: str | None = None,
-    suit_of: SuitOf = printed_suit,
-    power: Power = printed_rank,
-) -> int:
-    """The seat that wins a trick: the best trump if any was played, else the best card of the
-    led suit. A card of any other suit never wins, whatever its rank."""
-    best_seat, best_card = plays[0]
-    for seat, card in plays[1:]:
-        suit, best_suit = suit_of(card), suit_of(best_card)
-        if suit == best_suit:
-            if power(card) > power(best_card):
-                best_seat, best_card = seat, card
-        elif trump is not None and suit == trump and best_suit != trump:
-            best_seat, best_card = seat, card
-    return best_seat
+PRINTED = Ranking.build()
+"""Printed suits, ace high: Peppa's ranking, the default."""
+
+
+def popcount(mask: int) -> int:
+    return bin(mask).count("1")
 
 
 class TrickPlay:
@@ -68,45 +78,52 @@ class TrickPlay:
 
     Games keep their own lead restrictions and scoring; this class owns the mechanics that are
     the same everywhere (turn order, follow suit, the trick winner, the ``trick``, ``play``
-    and ``taken`` events). ``trick_points(cards, last)`` gives the points of a trick for the
-    ``taken`` event (``last`` is true for the deal's last trick).
+    and ``taken`` events). ``hands`` is the game's own list of masks, updated in place.
+    ``trick_points(taken, last)`` gives the points of a trick (a mask) for the ``taken``
+    event; ``last`` is true for the deal's last trick. A play is made in two steps,
+    :meth:`play` and then, when the events are wanted, :meth:`play_events`, so that replays
+    and playouts that want no events pay nothing for them.
     """
 
     def __init__(
         self,
-        hands: list[list[Card]],
+        hands: list[int],
         leader: int,
         clockwise: bool,
-        trick_points: Callable[[Sequence[Card], bool], int],
-        power: Power = printed_rank,
-        suit_of: SuitOf = printed_suit,
+        trick_points: Callable[[int, bool], int],
+        ranking: Ranking = PRINTED,
         trump: str | None = None,
     ):
         self.hands = hands
         self.num_players = len(hands)
-        self.total = len(hands[leader])
+        self.total = popcount(hands[leader])
+        """Tricks in the deal (the cards in a hand)."""
         self.turn = leader
-        self.clockwise = clockwise
+        self._next = tuple(step(s, self.num_players, clockwise) for s in range(self.num_players))
         self.trick_points = trick_points
-        self.power = power
-        self.suit_of = suit_of
+        self.ranking = ranking
         self.trump = trump
-        self.trick: list[tuple[int, Card]] = []
+        self._trump_mask = ranking.mask(trump) if trump is not None else 0
+        self.trick: list[tuple[int, int]] = []
+        """The trick in progress: (seat, card index) in play order."""
         self.number = 0
         """Tricks completed so far."""
-        self.taken: list[list[Card]] = [[] for _ in hands]
-        self.tricks_won = [0] * len(hands)
+        self.taken = [0] * self.num_players
+        """The cards each seat has taken, as masks."""
+        self.tricks_won = [0] * self.num_players
         self.last_winner: int | None = None
-        self._legal: tuple[int, list[Card]] | None = None
+        self.last_points = 0
+        self._led = 0
+        self._legal = -1
+        self._last = (leader, 0)
 
-    def cached(self, seat: int) -> list[Card] | None:
-        """The legal cards a game computed for ``seat`` since the last play, if any: a move is
-        listed and then checked, and the list only changes when a card is played."""
-        return self._legal[1] if self._legal is not None and self._legal[0] == seat else None
-
-    def remember(self, seat: int, cards: list[Card]) -> list[Card]:
-        self._legal = (seat, cards)
-        return cards
+    def legal(self, rule: Callable[[int], int]) -> int:
+        """The cards the seat to play may play, ``rule(seat)`` as a mask, worked out once per
+        turn: a move is listed and then checked, and the answer only changes with a play."""
+        mask = self._legal
+        if mask < 0:
+            mask = self._legal = rule(self.turn)
+        return mask
 
     @property
     def finished(self) -> bool:
@@ -114,47 +131,77 @@ class TrickPlay:
 
     @property
     def led_suit(self) -> str | None:
-        return self.suit_of(self.trick[0][1]) if self.trick else None
+        return self.ranking.suit[self.trick[0][1]] if self.trick else None
 
     def start(self) -> list[Event]:
         return [Event("trick", ("1", str(self.turn)))]
 
-    def follow(self, seat: int) -> list[Card]:
-        """What ``seat`` may play under follow-suit alone."""
-        led = self.led_suit
+    def follow(self, seat: int) -> int:
+        """What ``seat`` may play under follow-suit alone, as a mask."""
         hand = self.hands[seat]
-        return followers(hand, led, self.suit_of) if led is not None else list(hand)
+        return hand & self._led or hand if self.trick else hand
 
-    def card_for(self, seat: int, move: str) -> Card:
-        """The card a ``play`` move names, checked for turn, spelling and ownership."""
+    def holds_led_suit(self, seat: int) -> bool:
+        return bool(self.trick) and bool(self.hands[seat] & self._led)
+
+    def index_for(self, seat: int, move: str) -> int:
+        """The card index a ``play`` move names, checked for turn, spelling and ownership."""
         if seat != self.turn:
             raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        played = Card.parse(move)
-        if played.text != move:
+        index = INDEX_OF_TEXT.get(move)
+        if index is None:
+            played = Card.parse(move)
             raise InvalidMoveError(f"write the card as {played.text}, not {move!r}")
-        if played not in self.hands[seat]:
+        if not self.hands[seat] >> index & 1:
             raise IllegalMoveError(f"{move} is not in seat {seat}'s hand")
-        return played
+        return index
 
-    def play(self, seat: int, card: Card) -> list[Event]:
+    def play(self, seat: int, index: int) -> None:
         """Play an already checked card; close the trick when it is complete."""
-        self._legal = None
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
-        events = [Event("play", (str(seat), card.text))]
-        if len(self.trick) < self.num_players:
-            self.turn = step(seat, self.num_players, self.clockwise)
-            return events
-        winner = trick_winner(self.trick, self.trump, self.suit_of, self.power)
-        cards = [c for _, c in self.trick]
-        self.taken[winner].extend(cards)
+        self.hands[seat] ^= 1 << index
+        self._legal = -1
+        self._last = (seat, index)
+        trick = self.trick
+        if not trick:
+            self._led = self.ranking.suit_mask[index]
+        trick.append((seat, index))
+        if len(trick) < self.num_players:
+            self.turn = self._next[seat]
+            return
+        winner = self._winner()
+        taken = 0
+        for _, card in trick:
+            taken |= 1 << card
+        self.taken[winner] |= taken
         self.tricks_won[winner] += 1
         self.number += 1
         self.last_winner = winner
-        points = self.trick_points(cards, self.finished)
-        events.append(Event("taken", (str(self.number), str(winner), str(points))))
+        self.last_points = self.trick_points(taken, self.finished)
         self.trick = []
         self.turn = winner
+
+    def play_events(self) -> list[Event]:
+        """The events of the play just made."""
+        seat, index = self._last
+        events = [Event("play", (str(seat), TEXTS[index]))]
+        if self.trick:
+            return events
+        events.append(Event("taken", (str(self.number), str(self.last_winner), str(self.last_points))))
         if not self.finished:
-            events.append(Event("trick", (str(self.number + 1), str(winner))))
+            events.append(Event("trick", (str(self.number + 1), str(self.turn))))
         return events
+
+    def _winner(self) -> int:
+        """The best trump if any was played, else the best card of the led suit. A card of
+        any other suit never wins, whatever its rank."""
+        power, suit_mask, trump = self.ranking.power, self.ranking.suit_mask, self._trump_mask
+        best_seat, best = self.trick[0]
+        best_suit = suit_mask[best]
+        for seat, card in self.trick[1:]:
+            suit = suit_mask[card]
+            if suit == best_suit:
+                if power[card] > power[best]:
+                    best_seat, best = seat, card
+            elif trump and suit == trump:
+                best_seat, best, best_suit = seat, card, suit
+        return best_seat
