@@ -2,13 +2,16 @@
 """Whole matches through the referee with built-in random players (rules, event routing and
 the record included), and the cost of verifying those records.
 
-Usage: python3 benchmarks/referee.py [--matches N]
+Usage: python3 benchmarks/referee.py [--matches N] [--repeat R]
+Each figure is the best of R runs (the machines are noisy; the best run is the one least
+disturbed), and verify/play compares the two in the same process.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 from cardcli.games import registry
 from cardcli.referee import play_match
@@ -16,27 +19,40 @@ from cardcli.replay import verify
 from cardcli.seats.builtin import random_seat
 
 
+def play(game: str, variant: str, matches: int) -> list[dict[str, Any]]:
+    records = []
+    for seed in range(matches):
+        setup = registry.resolve(game, variant, {}, None, seed)
+        seats = [random_seat("random", f"{seed}/{i}") for i in range(setup.num_players)]
+        records.append(play_match(setup, seats).record)
+    return records
+
+
+def best(repeat: int, run: Any) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     for spec in registry.GAMES.values():
         for variant in spec.variants:
-            records = []
-            start = time.perf_counter()
-            for seed in range(args.matches):
-                setup = registry.resolve(spec.name, variant.name, {}, None, seed)
-                seats = [random_seat("random", f"{seed}/{i}") for i in range(setup.num_players)]
-                records.append(play_match(setup, seats).record)
-            played = time.perf_counter() - start
-            start = time.perf_counter()
-            for record in records:
-                verify(record)
-            verified = time.perf_counter() - start
+            records = play(spec.name, variant.name, args.matches)
+            played = best(args.repeat, lambda: play(spec.name, variant.name, args.matches))
+            verified = best(args.repeat, lambda: [verify(r) for r in records])
             deals = sum(len(r["deals"]) for r in records)
+            moves = sum(len(d["moves"]) for r in records for d in r["deals"])
             print(f"{spec.name} {variant.name}: {args.matches / played:.1f} matches/s played "
-                  f"({deals / played:.0f} deals/s), {args.matches / verified:.1f} matches/s verified "
-                  f"(verify/play = {played / verified:.2f})")
+                  f"({deals / played:.0f} deals/s, {played / moves * 1e6:.1f} us/move), "
+                  f"{args.matches / verified:.1f} matches/s verified ({verified / moves * 1e6:.1f} us/move), "
+                  f"verify/play = {played / verified:.2f} (target: 10)")
 
 
 if __name__ == "__main__":
