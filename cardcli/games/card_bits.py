@@ -75,14 +75,17 @@ def _by_suit(mask: int, cache: dict[int, tuple[Any, ...]], build: Callable[[int]
 
 def indices(mask: int) -> tuple[int, ...]:
     """The card indices of a mask, in canonical order."""
-    return _by_suit(mask, _INDICES, _build_indices)
+    got = _INDICES.get(mask)
+    return got if got is not None else _by_suit(mask, _INDICES, _build_indices)
 
 
 def texts(mask: int) -> tuple[str, ...]:
     """The card texts of a mask, in canonical order."""
-    return _by_suit(mask, _TEXTS, _build_texts)
+    got = _TEXTS.get(mask)
+    return got if got is not None else _by_suit(mask, _TEXTS, _build_texts)
 
 
 def cards(mask: int) -> tuple[Card, ...]:
     """The cards of a mask, in canonical order."""
-    return _by_suit(mask, _CARDS, _build_cards)
+    got = _CARDS.get(mask)
+    return got if got is not None else _by_suit(mask, _CARDS, _build_cards)

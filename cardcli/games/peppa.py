@@ -401,7 +401,8 @@ class PeppaMatch(MatchBase):
         return self.tricks.start()
 
     def _trick_points(self, taken: int, last: bool) -> int:
-        return sum(self._points[i] for i in indices(taken))
+        taken &= self._penalty_cards
+        return sum(self._points[i] for i in indices(taken)) if taken else 0
 
     def _checked_card(self, seat: int, move: str) -> int:
         """The index of the card a play token names, once the play is checked."""

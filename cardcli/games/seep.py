@@ -12,6 +12,7 @@ kind of action, and a move is legal exactly when it is in the generated set.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Iterable, Sequence
 
 import attrs
@@ -182,6 +183,10 @@ class SeepMatch(MatchBase):
         self.houses: dict[int, House] = {}
         self._moves_cache: dict[str, Move] | None = None
         self._sums_cache: dict[tuple[int, tuple[Card, ...]], list[Group]] = {}
+        self._packings_cache: dict[tuple[int, bool, tuple[Card, ...]], list[Packing]] = {}
+        self._held: list[Counter[int]] = []
+        """Per seat, how many cards of each value it holds: the retention duty asks it of
+        every candidate move, so :meth:`_moves` counts once."""
 
     # -- the protocol every game offers -------------------------------------------------------
 
@@ -357,17 +362,19 @@ class SeepMatch(MatchBase):
             found = self._sums_cache[key] = sum_groups(self.loose, target)
         return found
 
-    def _packings(self, cards: list[Card], target: int) -> list[Packing]:
-        """Maximal packings of ``cards`` for ``target``, computed once per set of cards."""
-        key = (-target, tuple(cards))
+    def _packings(self, cards: list[Card], target: int, maximal: bool = True) -> list[Packing]:
+        """Packings of ``cards`` for ``target`` (only the maximal ones unless ``maximal`` is
+        false), computed once per set of cards: cards of one value share them."""
+        key = (target, maximal, tuple(cards))
         found = self._packings_cache.get(key)
         if found is None:
-            found = self._packings_cache[key] = packings(cards, target)
+            found = self._packings_cache[key] = packings(cards, target, maximal)
         return found
 
     def _moves(self, seat: int) -> list[Move]:
         self._sums_cache = {}
-        self._packings_cache: dict[tuple[int, tuple[Card, ...]], list[Packing]] = {}
+        self._packings_cache = {}
+        self._held = [Counter(value(c) for c in h) for h in self.hands]
         hand = self.hands[seat]
         moves: list[Move] = []
         throws: list[Move] = []
@@ -394,7 +401,7 @@ class SeepMatch(MatchBase):
         v = value(card)
         house = self.houses.get(v)
         result = []
-        for packing in packings(self.loose, v, self.options.capture_must_be_maximal):
+        for packing in self._packings(self.loose, v, self.options.capture_must_be_maximal):
             if not packing.cards and house is None:
                 continue
             items = text(packing.groups)
@@ -505,15 +512,13 @@ class SeepMatch(MatchBase):
             owners_of = {h.value: {seat} for h in houses}
         else:
             owners_of = {h.value: set(h.owners) for h in houses}
-        hand_after = list(self.hands[seat])
-        hand_after.remove(move.card)
+        played = value(move.card)
         for house in houses:
             for owner in owners_of[house.value]:
                 keepers = self.sides[self.side_of[owner]] if self.options.retention_scope == "team" else (owner,)
                 if not any(
-                    value(c) == house.value
+                    self._held[keeper][house.value] > (keeper == seat and played == house.value)
                     for keeper in keepers
-                    for c in (hand_after if keeper == seat else self.hands[keeper])
                 ):
                     return False
         return True
