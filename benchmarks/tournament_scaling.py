@@ -52,7 +52,7 @@ def peak_rss_mib(deal_sets: int) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deal-sets", type=int, default=25)
+    parser.add_argument("--deal-sets", type=int, default=100)
     args = parser.parse_args()
     builtin = ["random", "heuristic", "random", "first"]
     one = tournament(args.deal_sets, 1, builtin)

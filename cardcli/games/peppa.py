@@ -318,9 +318,10 @@ class PeppaMatch(MatchBase):
     def apply_action(self, action: int) -> None:
         """Apply an action of :meth:`current_player`; refuse an illegal one and change nothing."""
         if self.phase == Phase.PLAY:
-            if not 0 <= action < 52 or not self._turn_mask() >> action & 1:
+            tricks = self.tricks
+            if not 0 <= action < 52 or not tricks.legal(self._legal_mask) >> action & 1:
                 raise IllegalMoveError(f"action {action} is not legal now")
-            self._play(self.tricks.turn, action)
+            self._play(tricks.turn, action)
         elif self.phase == Phase.PASS:
             if not 0 <= action < len(_PASSES):
                 raise IllegalMoveError(f"action {action} is not legal now")
@@ -415,8 +416,9 @@ class PeppaMatch(MatchBase):
         """Play a checked card; score the deal after its last trick."""
         if 1 << index & self._breaking:
             self.hearts_broken = True
-        self.tricks.play(seat, index)
-        if self.tricks.finished:
+        tricks = self.tricks
+        tricks.play(seat, index)
+        if tricks.number == HAND_SIZE:
             self._end_deal()
 
     def _why_not(self, seat: int) -> str:
