@@ -19,7 +19,7 @@ from cardcli.games.dealing import shuffled
 from cardcli.games.notation import spent_card
 from cardcli.games.peppa import CARD_VALUES
 from cardcli.games.tricks import step
-from cardcli.replay import verify
+from cardcli.replay import verify, walk
 from harness import Played, every_game_variant_and_count, play, random_options
 
 MATCHES = 12
@@ -271,6 +271,26 @@ def test_random_matches_end_with_invariants_and_verifiable_records(game: str, va
         INVARIANTS[game](played)
         replayed = verify(record)
         assert replayed.outcome == played.result.outcome
+
+
+@pytest.mark.parametrize("game, variant, players", every_game_variant_and_count())
+def test_replay_retells_the_match_and_verify_reaches_the_same_end(game: str, variant: str, players: int) -> None:
+    """The replay (moves applied with their events) tells exactly the events the referee
+    routed, and verify (moves applied without them) ends in the same scores and result."""
+    played = play(game, variant, seed=5, num_players=players)
+    record = played.result.record
+    steps = walk(record)
+    told = []
+    while True:
+        try:
+            told += next(steps).events
+        except StopIteration as stop:
+            replayed = stop.value
+            break
+    assert told == list(played.events)
+    quiet = verify(record)
+    assert quiet.state.deal_scores == replayed.state.deal_scores
+    assert quiet.outcome == replayed.outcome == played.result.outcome
 
 
 @pytest.mark.parametrize("game, variant, players", every_game_variant_and_count())

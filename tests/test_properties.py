@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardcli.errors import CardcliError, RecordError, VerificationError
-from cardcli.protocol import FramingError, LineBuffer, parse_bot_line
+from cardcli.protocol import FramingError, LineBuffer, move_of, parse_bot_line
 from cardcli.records import read
 from cardcli.replay import verify
 from harness import play
@@ -26,6 +26,12 @@ def test_any_text_parses_to_a_known_kind(line: str) -> None:
     assert parsed.kind in KINDS
     if parsed.kind == "move":
         assert parsed.text == parsed.text.strip()
+
+
+@given(st.one_of(st.text(), st.text().map(lambda t: "move " + t)))
+def test_the_quick_reading_of_an_answer_agrees_with_the_full_parse(line: str) -> None:
+    parsed = parse_bot_line(line)
+    assert move_of(line) == (parsed.text if parsed.kind == "move" else None)
 
 
 @given(st.lists(st.binary(max_size=3000), max_size=20), st.integers(min_value=2, max_value=4096))

@@ -37,6 +37,8 @@ p.add_argument("--exit-at-start", action="store_true", help="exit before the han
 p.add_argument("--chatty", action="store_true", help="send info and unknown lines and stderr noise")
 p.add_argument("--spawn-child", action="store_true", help="start a child process that sleeps forever")
 p.add_argument("--ignore-quit", action="store_true", help="keep running after quit")
+p.add_argument("--quit-delay", type=float, default=0.0, help="take this long to exit after quit")
+p.add_argument("--quit-log", default=None, help="append 'quit PID' on quit and 'exit PID' on leaving to this file")
 p.add_argument("--pidfile", default=None, help="append a line with own pid (and child's) to this file")
 args = p.parse_args()
 
@@ -144,4 +146,11 @@ for raw in sys.stdin:
     elif words[0] == "quit":
         if args.ignore_quit:
             time.sleep(300)
+        if args.quit_log:
+            with open(args.quit_log, "a") as log:
+                log.write(f"quit {os.getpid()}\n")
+        time.sleep(args.quit_delay)
+        if args.quit_log:
+            with open(args.quit_log, "a") as log:
+                log.write(f"exit {os.getpid()}\n")
         break
