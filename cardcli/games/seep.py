@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 
 import attrs
 
-from ..cards import Card, french_52, sort_cards
+from ..cards import Card, french_52, is_card, sort_cards
 from ..errors import IllegalMoveError, InvalidMoveError, OptionError
 from . import options as opt
 from .base import (
@@ -30,6 +30,7 @@ from .base import (
     Variant,
     first_dealer,
 )
+from .notation import spent_card
 from .seep_floor import Group, Packing, packings, sum_groups, text, value
 from .seep_text import SeepRenderer
 from .sides import best, seats, side_map, sides_for, with_forfeits
@@ -265,8 +266,7 @@ class SeepMatch(MatchBase):
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
         if seat != self.turn:
             raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        legal = self._legal()
-        chosen = legal.get(move)
+        chosen = self._find(seat, move)
         if chosen is None:
             raise self._refusal(move)
         return self._play(seat, chosen)
@@ -371,23 +371,60 @@ class SeepMatch(MatchBase):
             found = self._packings_cache[key] = packings(cards, target, maximal)
         return found
 
-    def _moves(self, seat: int) -> list[Move]:
+    def _find(self, seat: int, move: str) -> Move | None:
+        """The legal move a token names, or None.
+
+        Outside the opening, the moves of the one card the token spends are enough to find a
+        legal move: every capture, build, cement or break a card allows (with the retention
+        duty kept) is legal, and so is its throw when the throw rule judges each card on its
+        own. The whole list is generated (and cached) only in the opening, when the move is
+        not found that way (to refuse it, or for a throw allowed because nothing else is),
+        or when it was listed already: ``verify`` checks a move at the cost of one card,
+        where the referee lists every move anyway to offer them."""
+        if self._moves_cache is None and self.phase == Phase.PLAY:
+            spent = spent_card(move)
+            card = Card.parse(spent) if spent is not None and is_card(spent) else None
+            if card is not None and card in self.hands[seat]:
+                self._fresh_turn()
+                found, throw = self._card_moves(seat, card)
+                if throw is not None and self.options.throw_rule != "no_other_action":
+                    found.append(throw)
+                chosen = {m.token: m for m in found}.get(move)
+                if chosen is not None:
+                    return chosen
+        return self._legal().get(move)
+
+    def _fresh_turn(self) -> None:
+        """Empty the caches of the last floor, and count each seat's values for the retention
+        duty, before moves are generated for this turn."""
         self._sums_cache = {}
         self._packings_cache = {}
         self._held = [Counter(value(c) for c in h) for h in self.hands]
+
+    def _card_moves(self, seat: int, card: Card) -> tuple[list[Move], Move | None]:
+        """The captures, builds, cements and breaks ``card`` allows, and its throw when the
+        card may be thrown by the throw rule on its own."""
+        candidates = (
+            self._captures(card)
+            + self._builds(seat, card)
+            + self._cements(seat, card)
+            + self._breaks(seat, card)
+        )
+        moves = [m for m in candidates if self._keeps_houses(seat, m)]
+        throw = Move(f"throw:{card.text}", "throw", card)
+        if self._may_throw(seat, card) and self._keeps_houses(seat, throw):
+            return moves, throw
+        return moves, None
+
+    def _moves(self, seat: int) -> list[Move]:
+        self._fresh_turn()
         hand = self.hands[seat]
         moves: list[Move] = []
         throws: list[Move] = []
         for card in hand:
-            candidates = (
-                self._captures(card)
-                + self._builds(seat, card)
-                + self._cements(seat, card)
-                + self._breaks(seat, card)
-            )
-            moves += [m for m in candidates if self._keeps_houses(seat, m)]
-            throw = Move(f"throw:{card.text}", "throw", card)
-            if self._may_throw(seat, card) and self._keeps_houses(seat, throw):
+            found, throw = self._card_moves(seat, card)
+            moves += found
+            if throw is not None:
                 throws.append(throw)
         if self.options.throw_rule == "no_other_action" and moves:
             return moves

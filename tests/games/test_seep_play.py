@@ -10,10 +10,15 @@ first_dealer=1 the bidder is seat 0 and play goes 0, 3, 2, 1 (positions 0, 1, 2,
 
 from __future__ import annotations
 
+import copy
+import random
+
 import pytest
 
 from cardcli.cards import cards
 from cardcli.errors import IllegalMoveError, InvalidMoveError
+from cardcli.games import registry
+from cardcli.games.dealing import shuffled
 from cardcli.games.seep import House
 
 from seep_deals import (
@@ -442,3 +447,37 @@ def test_no_cementing_variant():
     # an opponent's ordinary house can still be raised: AC -> 11 keeping JD; 3D -> 13 has no K;
     # 2S -> 12 has no Q; 3S -> 13 no K
     assert of_verb(m, "break") == ["break:10:AC"]
+
+
+# -- a move checked alone, as verify checks it ---------------------------------------------
+
+
+@pytest.mark.parametrize("options", [{}, {"throw_rule": "no_other_action"}, {"cementing": False}])
+def test_a_move_checked_without_the_list_is_accepted_and_refused_as_with_it(options) -> None:
+    """``apply`` on a state whose moves were never listed (``verify``'s case) takes every listed
+    move and refuses the others: tokens of another turn, and every card thrown."""
+    rng = random.Random(7)
+    setup = registry.resolve("seep", None, options, None, 3)
+    m = setup.new_match()
+    earlier: list[str] = []
+    checked = 0
+    while not m.is_over() and checked < 60:
+        if m.needs_deal():
+            m.deal(shuffled(3, m.deal_number, setup.spec.deck()))
+            continue
+        cold = copy.deepcopy(m)
+        (decision,) = m.decisions()
+        listed = set(decision.moves)
+        if decision.kind == "play":
+            hand_throws = {f"throw:{c.text}" for c in m.hands[decision.seat]}
+            for token in sorted(listed | hand_throws | set(earlier[-10:])):
+                probe = copy.deepcopy(cold)
+                if token in listed:
+                    probe.apply(decision.seat, token)
+                else:
+                    with pytest.raises((IllegalMoveError, InvalidMoveError)):
+                        probe.apply(decision.seat, token)
+            checked += 1
+            earlier += decision.moves
+        m.apply(decision.seat, rng.choice(decision.moves))
+    assert checked == 60
