@@ -85,6 +85,7 @@ class Referee:
         self.aborted = False
         self.adjudicated = False
         self._fair = random.Random(f"cardcli/order/{setup.seed}")
+        self._move_millis = settings.move_millis
 
     # -- the match loop -----------------------------------------------------------------------
 
@@ -158,15 +159,15 @@ class Referee:
         self._score_deal()
 
     def _decide(self, decisions: tuple[Decision, ...]) -> None:
-        requests = {
-            d.seat: (self._player(d.seat), Request(d.kind, d.moves, self.settings.move_millis))
-            for d in decisions
-        }
-        order = sorted(requests)
+        millis = self._move_millis
+        requests = {d.seat: (self._player(d.seat), Request(d.kind, d.moves, millis)) for d in decisions}
+        order = list(requests)
         if len(order) > 1:
+            order.sort()
             self._fair.shuffle(order)
+            decisions = tuple(sorted(decisions, key=lambda d: d.seat))
         answers = ask_all(requests, order)
-        for decision in sorted(decisions, key=lambda d: d.seat):
+        for decision in decisions:
             if self.aborted:
                 return
             self._take(decision, answers[decision.seat])
