@@ -238,9 +238,15 @@ class Referee:
     def _route(self, events: Sequence[Event]) -> None:
         if self.listener is not None:
             self.listener(events)
+        if not events:
+            return
         lines = [(e.audience, e.line()) for e in events]
+        public = [line for audience, line in lines if audience is None]
         for seat, bot in enumerate(self.seats):
             if seat in self.fallbacks:
+                continue
+            if len(public) == len(lines):
+                bot.notify(public)
                 continue
             visible = [line for audience, line in lines if audience is None or seat in audience]
             if visible:

@@ -109,7 +109,8 @@ class Seat:
         """
 
     def notify(self, lines: Sequence[str]) -> None:
-        """Tell the seat what it may know. Never blocks."""
+        """Tell the seat what it may know. Never blocks. ``lines`` may be the very list other
+        seats are given (public events are formatted once for all): read it, never change it."""
 
     def ask(self, request: Request) -> None:
         raise NotImplementedError
