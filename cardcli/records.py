@@ -88,7 +88,13 @@ def dump(record: dict[str, Any]) -> str:
 
 def append(path: Path, record: dict[str, Any]) -> None:
     """Append a record as one line and make it durable (flushed and fsynced) before returning."""
-    line = dump(record) + "\n"
+    append_line(path, dump(record))
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append a record already written by :func:`dump` (a tournament worker writes its own),
+    durably."""
+    line += "\n"
     try:
         with open(path, "a", encoding="utf-8") as f:
             f.write(line)

@@ -22,7 +22,7 @@ import attrs
 
 from ..errors import RecordError, UsageError
 from ..games import registry
-from ..records import append
+from ..records import append_line, dump
 from ..referee import Settings, play_match
 from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
@@ -124,6 +124,21 @@ class BotPool:
         self.idle = {}
 
 
+@attrs.frozen
+class Finished:
+    """A finished match on its way to the records file: the record as its JSON line, written
+    where the match was played (in parallel, in a worker), and the fields progress reports
+    read. The parent process then only appends a string."""
+
+    line: str
+    head: dict[str, Any]
+
+    @classmethod
+    def of(cls, record: dict[str, Any]) -> "Finished":
+        head = {k: record[k] for k in ("status", "result", "tournament")}
+        return cls(dump(record), head)
+
+
 def run_one(config: Config, match: MatchPlan, pool: BotPool) -> dict[str, Any]:
     """Play one scheduled match and return its record, tagged with its place in the schedule."""
     setup = registry.resolve(config.game, config.variant, config.options, config.players, match.seed)
@@ -216,17 +231,17 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress) -> None:
     total, count = len(schedule), len(done)
     path = directory / RECORDS
 
-    def store(record: dict[str, Any]) -> None:
+    def store(finished: Finished) -> None:
         nonlocal count
-        append(path, record)
+        append_line(path, finished.line)
         count += 1
-        progress(count, total, record)
+        progress(count, total, finished.head)
 
     if jobs <= 1 or len(pending) <= 1:
         pool = BotPool(config)
         try:
             for match in pending:
-                store(run_one(config, match, pool))
+                store(Finished.of(run_one(config, match, pool)))
         finally:
             pool.close()
         return
@@ -241,7 +256,7 @@ processes at that point, which is what makes forking safe. Elsewhere (macOS, Win
 is the safe choice, as Python itself decides."""
 
 
-def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: Callable[[dict[str, Any]], None]) -> None:
+def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: Callable[[Finished], None]) -> None:
     context = multiprocessing.get_context(_START_METHOD)
     tasks = context.Queue()
     results = context.Queue()
@@ -279,7 +294,7 @@ def _worker(config: Config, tasks: Any, results: Any) -> None:
     pool = BotPool(config)
     try:
         while (match := tasks.get()) is not None:
-            results.put(run_one(config, match, pool))
+            results.put(Finished.of(run_one(config, match, pool)))
     finally:
         pool.close()
 
