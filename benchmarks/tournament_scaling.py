@@ -2,7 +2,9 @@
 """Tournament throughput at -j 1 and -j 2, bots kept alive versus restarted, and the peak
 memory of a small and a ten times larger tournament.
 
-Usage: python3 benchmarks/tournament_scaling.py [--deal-sets N]
+Usage: python3 benchmarks/tournament_scaling.py [--deal-sets N] [--repeat R]
+The -j 1 and -j 2 throughputs are each the fastest of R runs: on a shared virtual machine a
+run can lose a third of its speed to a neighbour, and the fastest run is the least disturbed.
 """
 
 from __future__ import annotations
@@ -83,11 +85,12 @@ def peak_rss_mib(deal_sets: int) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deal-sets", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each -j; the fastest counts")
     args = parser.parse_args()
     builtin = ["random", "heuristic", "random", "first"]
     before = machine_scaling()
-    one = tournament(args.deal_sets, 1, builtin)
-    two = tournament(args.deal_sets, 2, builtin)
+    one = min((tournament(args.deal_sets, 1, builtin) for _ in range(args.repeat)), key=lambda run: run[0])
+    two = min((tournament(args.deal_sets, 2, builtin) for _ in range(args.repeat)), key=lambda run: run[0])
     after = machine_scaling()
     print(f"built-in players, {one[1]} matches: -j 1 {one[1] / one[0]:.1f} matches/s, "
           f"-j 2 {two[1] / two[0]:.1f} matches/s, ratio {one[0] / two[0]:.2f} (target: at least 1.80)")

@@ -141,3 +141,19 @@ def test_a_bot_that_crashes_is_restarted_for_its_next_match_and_its_faults_count
     # every match, which they can only do if each is started afresh after its crash
     assert rows["bad"]["faults"] == {"crash": 2 * matches}
     assert rows["rand"]["faults"] == {}
+
+
+def test_finished_matches_are_found_whatever_the_records_hold(tmp_path: Path) -> None:
+    """A record's place in the schedule is read from the end of its line; a name that holds
+    the same text, or a record whose tournament field is not last, cannot mislead it."""
+    from cardcli.errors import RecordError
+    from cardcli.tournament import runner
+
+    tricky = json.dumps({"seats": [{"name": ',"tournament":{"index":99}'}], "tournament": {"index": 3, "key": "0.3"}},
+                        separators=(",", ":"))
+    reordered = json.dumps({"tournament": {"index": 1}, "after": 2})
+    (tmp_path / "records.jsonl").write_text(tricky + "\n" + reordered + "\n")
+    assert runner.finished(tmp_path) == {3: 0, 1: len(tricky) + 1}
+    (tmp_path / "records.jsonl").write_text(tricky + "\n" + '{"tournament":{"index":"x"}}\n')
+    with pytest.raises(RecordError, match="not a tournament record"):
+        runner.finished(tmp_path)

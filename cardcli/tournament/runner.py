@@ -193,10 +193,9 @@ def finished(directory: Path, repair: bool = True) -> dict[int, int]:
         for raw in f:
             if not raw.endswith(b"\n"):
                 break
-            try:
-                index = json.loads(raw)["tournament"]["index"]
-            except (ValueError, KeyError, TypeError):
-                raise RecordError(f"{path}: a line that is not a tournament record at byte {offset}") from None
+            index = _schedule_index(raw)
+            if index is None:
+                raise RecordError(f"{path}: a line that is not a tournament record at byte {offset}")
             done[index] = offset
             offset += len(raw)
             good_end = offset
@@ -204,6 +203,27 @@ def finished(directory: Path, repair: bool = True) -> dict[int, int]:
         with open(path, "r+b") as f:
             f.truncate(good_end)
     return done
+
+
+_TAG = b',"tournament":'
+
+
+def _schedule_index(raw: bytes) -> int | None:
+    """The schedule index of a record line, or None. The ``tournament`` object is the last
+    field a worker writes, so it is read alone from the end of the line (no string inside
+    the record can hold the tag unescaped), and the whole line is decoded only when that
+    fails: the records of a long tournament are read at every start and for the table."""
+    at = raw.rfind(_TAG)
+    tail = raw[at + len(_TAG):].rstrip()[:-1] if at >= 0 else b""
+    for text in (tail, raw):
+        try:
+            data = json.loads(text)
+            index = (data if text is not raw else data["tournament"])["index"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        if type(index) is int:
+            return index
+    return None
 
 
 def finished_read_only(directory: Path) -> dict[int, int]:
