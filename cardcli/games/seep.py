@@ -31,7 +31,7 @@ from .base import (
     first_dealer,
 )
 from .notation import spent_card
-from .seep_floor import Group, Packing, packings, sum_groups, text, value
+from .seep_floor import Group, Packing, all_sums, packings, text, value
 from .seep_text import SeepRenderer
 from .sides import best, seats, side_map, sides_for, with_forfeits
 from .tricks import seat_order, step
@@ -183,7 +183,8 @@ class SeepMatch(MatchBase):
         self.loose: list[Card] = []
         self.houses: dict[int, House] = {}
         self._moves_cache: dict[str, Move] | None = None
-        self._sums_cache: dict[tuple[int, tuple[Card, ...]], list[Group]] = {}
+        self._sums_of: tuple[tuple[Card, ...] | None, dict[int, list[Group]]] = (None, {})
+        """The floor the groups were found for, and its groups by sum."""
         self._packings_cache: dict[tuple[int, bool, tuple[Card, ...]], list[Packing]] = {}
         self._held: list[Counter[int]] = []
         """Per seat, how many cards of each value it holds: the retention duty asks it of
@@ -355,12 +356,12 @@ class SeepMatch(MatchBase):
         return found
 
     def _sums(self, target: int) -> list[Group]:
-        """Groups of loose cards summing to ``target``, computed once per floor."""
-        key = (target, tuple(self.loose))
-        found = self._sums_cache.get(key)
-        if found is None:
-            found = self._sums_cache[key] = sum_groups(self.loose, target)
-        return found
+        """Groups of loose cards summing to ``target``: every target's groups are found in one
+        walk of the floor, once per floor."""
+        floor = tuple(self.loose)
+        if self._sums_of[0] != floor:
+            self._sums_of = (floor, all_sums(floor))
+        return self._sums_of[1].get(target, [])
 
     def _packings(self, cards: list[Card], target: int, maximal: bool = True) -> list[Packing]:
         """Packings of ``cards`` for ``target`` (only the maximal ones unless ``maximal`` is
@@ -368,7 +369,9 @@ class SeepMatch(MatchBase):
         key = (target, maximal, tuple(cards))
         found = self._packings_cache.get(key)
         if found is None:
-            found = self._packings_cache[key] = packings(cards, target, maximal)
+            within = set(cards)
+            groups = [g for g in self._sums(target) if within.issuperset(g)]
+            found = self._packings_cache[key] = packings(cards, target, maximal, groups)
         return found
 
     def _find(self, seat: int, move: str) -> Move | None:
@@ -397,7 +400,6 @@ class SeepMatch(MatchBase):
     def _fresh_turn(self) -> None:
         """Empty the caches of the last floor, and count each seat's values for the retention
         duty, before moves are generated for this turn."""
-        self._sums_cache = {}
         self._packings_cache = {}
         self._held = [Counter(value(c) for c in h) for h in self.hands]
 

@@ -43,6 +43,28 @@ def sum_groups(cards: Sequence[Card], target: int) -> list[Group]:
     return found
 
 
+def all_sums(cards: Sequence[Card], limit: int = 13) -> dict[int, list[Group]]:
+    """:func:`sum_groups` for every target up to ``limit`` at once, in one walk: each list in
+    the order ``sum_groups`` gives it (lexicographic by canonical position), so a turn that
+    asks for a dozen targets walks the floor once."""
+    ordered = sort_cards(cards)
+    values = [value(c) for c in ordered]
+    found: dict[int, list[Group]] = {}
+
+    def extend(start: int, total: int, chosen: list[Card]) -> None:
+        for i in range(start, len(ordered)):
+            reached = total + values[i]
+            if reached > limit:
+                continue
+            chosen.append(ordered[i])
+            found.setdefault(reached, []).append(tuple(chosen))
+            extend(i + 1, reached, chosen)
+            chosen.pop()
+
+    extend(0, 0, [])
+    return found
+
+
 @attrs.frozen
 class Packing:
     """Disjoint groups taken together; ``cards`` is their union."""
@@ -51,15 +73,19 @@ class Packing:
     cards: frozenset[Card]
 
 
-def packings(cards: Sequence[Card], target: int, maximal: bool = True) -> list[Packing]:
+def packings(
+    cards: Sequence[Card], target: int, maximal: bool = True, groups: Sequence[Group] | None = None
+) -> list[Packing]:
     """The distinct ways to take disjoint groups summing to ``target`` from ``cards``.
 
     With ``maximal``, only packings after which no group summing to ``target`` is left (the
     empty packing when there is no group at all); otherwise every packing, the empty one
     included. Packings that take the same cards in a different grouping count once, written
-    with the first grouping found, so each distinct effect is offered once.
+    with the first grouping found, so each distinct effect is offered once. ``groups`` may
+    give ``sum_groups(cards, target)`` when it is known already.
     """
-    groups = sum_groups(cards, target)
+    if groups is None:
+        groups = sum_groups(cards, target)
     sets = [frozenset(g) for g in groups]
     result: dict[frozenset[Card], Packing] = {}
 

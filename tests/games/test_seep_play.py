@@ -15,11 +15,12 @@ import random
 
 import pytest
 
-from cardcli.cards import cards
+from cardcli.cards import cards, french_52
 from cardcli.errors import IllegalMoveError, InvalidMoveError
 from cardcli.games import registry
 from cardcli.games.dealing import shuffled
 from cardcli.games.seep import House
+from cardcli.games.seep_floor import all_sums, sum_groups
 
 from seep_deals import (
     HOUSE_FLOOR,
@@ -481,3 +482,18 @@ def test_a_move_checked_without_the_list_is_accepted_and_refused_as_with_it(opti
             earlier += decision.moves
         m.apply(decision.seat, rng.choice(decision.moves))
     assert checked == 60
+
+
+def test_every_sum_found_in_one_walk_is_what_each_sum_alone_finds() -> None:
+    """The floor's groups by value, found at once for a whole turn, come in the order (and
+    so give the tokens) that looking for each value alone gives."""
+    from cardcli.cards import french_52
+    from cardcli.games.seep_floor import all_sums, sum_groups
+
+    rng = random.Random(11)
+    deck = list(french_52())
+    for _ in range(200):
+        floor = rng.sample(deck, rng.randint(0, 14))
+        found = all_sums(floor)
+        assert all(found.get(t, []) == sum_groups(floor, t) for t in range(1, 14))
+        assert set(found) <= set(range(1, 14))
