@@ -487,9 +487,6 @@ def test_a_move_checked_without_the_list_is_accepted_and_refused_as_with_it(opti
 def test_every_sum_found_in_one_walk_is_what_each_sum_alone_finds() -> None:
     """The floor's groups by value, found at once for a whole turn, come in the order (and
     so give the tokens) that looking for each value alone gives."""
-    from cardcli.cards import french_52
-    from cardcli.games.seep_floor import all_sums, sum_groups
-
     rng = random.Random(11)
     deck = list(french_52())
     for _ in range(200):
