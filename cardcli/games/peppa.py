@@ -32,7 +32,7 @@ from .base import (
     first_dealer,
 )
 from .trick_text import TrickRenderer
-from .tricks import TrickPlay, seat_order, step
+from .tricks import MaskHands, TrickPlay, seat_order, step
 
 NUM_PLAYERS = 4
 HAND_SIZE = 13
@@ -162,7 +162,7 @@ def pass_token(items: Sequence[Card]) -> str:
     return "+".join(c.text for c in sort_cards(items))
 
 
-class PeppaMatch(MatchBase):
+class PeppaMatch(MaskHands, MatchBase):
     """A whole Peppa match, deal after deal, until the end rule says who won and lost.
 
     Hands are bit masks (:mod:`cardcli.games.card_bits`). Two ways in share one set of rules:
@@ -180,7 +180,6 @@ class PeppaMatch(MatchBase):
         if num_players != NUM_PLAYERS:
             raise ValueError("Peppa is played by four players")
         self.options = options
-        self.values = CARD_VALUES[options.card_values]
         self._points = _POINTS[options.card_values]
         self._penalty_cards = _PENALTY_CARDS[options.card_values]
         self.deal_total = sum(self._points)
@@ -202,10 +201,6 @@ class PeppaMatch(MatchBase):
         self._result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
     # -- the protocol every game offers -------------------------------------------------------
-
-    @property
-    def hands(self) -> list[list[Card]]:
-        return [list(cards(m)) for m in self.hand_masks]
 
     @property
     def dealt_hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -318,10 +313,9 @@ class PeppaMatch(MatchBase):
     def apply_action(self, action: int) -> None:
         """Apply an action of :meth:`current_player`; refuse an illegal one and change nothing."""
         if self.phase == Phase.PLAY:
-            tricks = self.tricks
-            if not 0 <= action < 52 or not tricks.legal(self._legal_mask) >> action & 1:
+            if not 0 <= action < 52 or not self._turn_mask() >> action & 1:
                 raise IllegalMoveError(f"action {action} is not legal now")
-            self._play(tricks.turn, action)
+            self._play(self.tricks.turn, action)
         elif self.phase == Phase.PASS:
             if not 0 <= action < len(_PASSES):
                 raise IllegalMoveError(f"action {action} is not legal now")

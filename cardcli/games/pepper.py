@@ -29,7 +29,7 @@ from .base import (
 from .sides import best, seats, side_map, sides_for, with_forfeits
 from .card_bits import cards, mask_of, texts
 from .trick_text import TrickRenderer
-from .tricks import Ranking, TrickPlay
+from .tricks import MaskHands, Ranking, TrickPlay
 
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 TRUMPS = ("C", "D", "H", "S", "NT")
@@ -75,7 +75,7 @@ class Phase:
     OVER = "over"
 
 
-class PepperMatch(MatchBase):
+class PepperMatch(MaskHands, MatchBase):
     """A whole game of Pepper, deal after deal, until a side reaches the target."""
 
     def __init__(self, options: PepperOptions, num_players: int = 4, first_dealer: int = 0):
@@ -97,10 +97,6 @@ class PepperMatch(MatchBase):
         self.dead: list[Card] = []
         self.trump: str | None = None
         self.tricks = TrickPlay(self.hand_masks, 0, True, _no_points)
-
-    @property
-    def hands(self) -> list[list[Card]]:
-        return [list(cards(m)) for m in self.hand_masks]
 
     # -- the protocol every game offers -------------------------------------------------------
 

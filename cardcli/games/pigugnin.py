@@ -26,9 +26,9 @@ from .base import (
     Variant,
     first_dealer,
 )
-from .card_bits import DECK, bit, cards, indices, mask_of, texts
+from .card_bits import DECK, bit, indices, mask_of, texts
 from .trick_text import TrickRenderer
-from .tricks import Ranking, TrickPlay, seat_order, step
+from .tricks import MaskHands, Ranking, TrickPlay, seat_order, step
 
 PIGUGNIN = Card.parse("JS")
 SETTEBELLO = Card.parse("7D")
@@ -103,7 +103,7 @@ Standings = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]
 """Winners, losers, draws, annulled."""
 
 
-class PigugninMatch(MatchBase):
+class PigugninMatch(MaskHands, MatchBase):
     """A whole match of Pigugnìn, deal after deal, until two players are out."""
 
     def __init__(self, options: PigugninOptions, num_players: int = 4, first_dealer: int = 0):
@@ -125,10 +125,6 @@ class PigugninMatch(MatchBase):
         self._capper: int | None = None
 
     # -- the protocol every game offers -------------------------------------------------------
-
-    @property
-    def hands(self) -> list[list[Card]]:
-        return [list(cards(m)) for m in self.hand_masks]
 
     def deal_facts(self) -> dict[str, Any]:
         return {"hands": [list(texts(h)) for h in self._dealt]}

@@ -14,7 +14,7 @@ import attrs
 from ..cards import Card
 from ..errors import IllegalMoveError, InvalidMoveError
 from .base import Event
-from .card_bits import DECK, INDEX_OF_TEXT, TEXTS
+from .card_bits import DECK, INDEX_OF_TEXT, TEXTS, cards
 
 SuitOf = Callable[[Card], str]
 Power = Callable[[Card], int]
@@ -66,6 +66,17 @@ class Ranking:
 
 PRINTED = Ranking.build()
 """Printed suits, ace high: Peppa's ranking, the default."""
+
+
+class MaskHands:
+    """The hands of a trick game as card lists, read from its masks (``hand_masks``): for
+    tests, views and anything that wants cards rather than bits."""
+
+    hand_masks: list[int]
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        return [list(cards(m)) for m in self.hand_masks]
 
 
 def popcount(mask: int) -> int:
@@ -128,10 +139,6 @@ class TrickPlay:
     @property
     def finished(self) -> bool:
         return self.number == self.total
-
-    @property
-    def led_suit(self) -> str | None:
-        return self.ranking.suit[self.trick[0][1]] if self.trick else None
 
     def start(self) -> list[Event]:
         return [Event("trick", ("1", str(self.turn)))]

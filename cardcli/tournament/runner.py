@@ -214,16 +214,23 @@ def _schedule_index(raw: bytes) -> int | None:
     the record can hold the tag unescaped), and the whole line is decoded only when that
     fails: the records of a long tournament are read at every start and for the table."""
     at = raw.rfind(_TAG)
-    tail = raw[at + len(_TAG):].rstrip()[:-1] if at >= 0 else b""
-    for text in (tail, raw):
-        try:
-            data = json.loads(text)
-            index = (data if text is not raw else data["tournament"])["index"]
-        except (ValueError, KeyError, TypeError):
-            continue
-        if type(index) is int:
+    if at >= 0:
+        index = _index_of(raw[at + len(_TAG):].rstrip()[:-1])
+        if index is not None:
             return index
-    return None
+    return _index_of(raw, "tournament")
+
+
+def _index_of(text: bytes, *path: str) -> int | None:
+    """The integer ``index`` of the JSON object ``text`` (under the keys ``path``), or None."""
+    try:
+        data = json.loads(text)
+        for key in path:
+            data = data[key]
+        index = data["index"]
+    except (ValueError, KeyError, TypeError):
+        return None
+    return index if type(index) is int else None
 
 
 def finished_read_only(directory: Path) -> dict[int, int]:
