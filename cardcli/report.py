@@ -7,6 +7,7 @@ from typing import Any
 from .games import options as opt
 from .games.registry import Setup
 from .referee import MatchResult
+from .safe_text import DETAIL_WIDTH, display_name, printable
 
 
 def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> dict[str, Any]:
@@ -63,8 +64,11 @@ def _last_total(record: dict[str, Any], seat: int) -> int | None:
 
 
 def summary_text(setup: Setup, result: MatchResult, record_path: str | None) -> str:
+    """The summary ``play`` prints. Bot names and fault details come from the bots, so they
+    pass through :func:`printable` (a name could otherwise clear the screen or forge the
+    winners line)."""
     data = summary_json(setup, result, record_path)
-    names = [f"{p['seat']}:{p['name']}" for p in data["players"]]
+    names = [f"{p['seat']}:{display_name(p['name'])}" for p in data["players"]]
     changed = [
         f"{s.name}={s.format(getattr(setup.options, s.name))}"
         for s in opt.specs(setup.spec.options_class, setup.variant.defaults)
@@ -98,14 +102,15 @@ def summary_text(setup: Setup, result: MatchResult, record_path: str | None) -> 
     else:
         lines.append("the match was aborted by the fault policy; no result")
     for f in data["faults"]:
-        lines.append(f"fault: seat {f['seat']} {f['kind']} in deal {f['deal']}: {f['detail']}")
+        detail = printable(f["detail"], DETAIL_WIDTH)
+        lines.append(f"fault: seat {f['seat']} {f['kind']} in deal {f['deal']}: {detail}")
     if record_path:
-        lines.append(f"record: {record_path}")
+        lines.append(f"record: {printable(record_path)}")
     return "\n".join(lines)
 
 
 def _seats(data: dict[str, Any], seats: list[int]) -> str:
     by_seat = {p["seat"]: p for p in data["players"]}
     return ", ".join(
-        f"{s}:{by_seat[s]['name']}" + (" (forfeit)" if by_seat[s]["forfeit"] else "") for s in seats
+        f"{s}:{display_name(by_seat[s]['name'])}" + (" (forfeit)" if by_seat[s]["forfeit"] else "") for s in seats
     ) or "-"

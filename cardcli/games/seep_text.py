@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..cards import Card, render, render_hand
+from ..safe_text import display_name
 from .base import Event
 
 VERB_TEXT = {"take": "takes with", "build": "builds", "cement": "cements", "break": "breaks", "throw": "throws"}
@@ -59,7 +60,8 @@ class SeepRenderer:
     """Turns a stream of Seep events into readable lines."""
 
     def __init__(self, names: Sequence[str]):
-        self.names = list(names)
+        # names come from bots and record files: shown escaped, never as raw terminal text
+        self.names = [display_name(n) for n in names]
 
     def who(self, seat: str | int) -> str:
         return f"{seat}:{self.names[int(seat)]}" if str(seat) != "-" else "nobody"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..cards import SUIT_SYMBOLS, Card, render, render_hand
+from ..safe_text import display_name
 from .base import Event
 
 
@@ -12,7 +13,8 @@ class TrickRenderer:
     """Turns a stream of trick-game events into readable lines, one trick a line."""
 
     def __init__(self, names: Sequence[str]):
-        self.names = list(names)
+        # names come from bots and record files: shown escaped, never as raw terminal text
+        self.names = [display_name(n) for n in names]
         self.trick: list[str] = []
         self.trick_number = 0
 

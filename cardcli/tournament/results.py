@@ -15,6 +15,7 @@ import attrs
 from openskill.models import PlackettLuce
 
 from ..games import registry
+from ..safe_text import display_name, printable
 
 RANK_OF = {"win": 1, "draw": 2, "annulled": 2, "lose": 3}
 
@@ -132,7 +133,10 @@ def _lower_is_better(record: dict[str, Any]) -> bool:
 
 
 def render(table: Table, names: Sequence[str]) -> str:
-    """The table as text for the terminal."""
+    """The table as text for the terminal. Entrant names come from the tournament's
+    configuration and fault kinds from its records, files anybody may have edited (``watch``
+    shows a directory it did not write), so both are shown through :func:`display_name` and
+    :func:`printable`."""
     better = "lower is better" if table.lower_is_better else "higher is better"
     lines = [
         f"{table.matches} matches; rating = OpenSkill Plackett-Luce mu ± 95%; score per deal ({better})",
@@ -141,19 +145,20 @@ def render(table: Table, names: Sequence[str]) -> str:
     ]
     for i, r in enumerate(table.rows, start=1):
         ci = "n/a" if r["score_per_deal_ci"] is None else f"{r['score_per_deal_ci']:.2f}"
-        faults = ", ".join(f"{k} {v}" for k, v in r["faults"].items()) or "-"
+        faults = ", ".join(f"{printable(k)} {v}" for k, v in r["faults"].items()) or "-"
         lines.append(
-            f"{i:>2} {r['entrant']:<16} {r['rating']:>7.2f} ± {r['rating_ci']:<5.2f}"
+            f"{i:>2} {display_name(r['entrant']):<16} {r['rating']:>7.2f} ± {r['rating_ci']:<5.2f}"
             f"{r['matches']:>7} {r['wins']:>4} {r['draws']:>4} {r['losses']:>4} "
             f"{r['score_per_deal']:>9.2f} ± {ci:<6}  {faults}"
         )
     lines.append("")
     lines.append("crosstable (row's points against column: 1 a match ranked ahead, 1/2 level):")
-    width = max(8, *(len(n) for n in names))
-    lines.append(" " * (width + 1) + " ".join(f"{n[:width]:>{width}}" for n in names))
+    shown = {n: display_name(n) for n in names}
+    width = max(8, *(len(n) for n in shown.values()))
+    lines.append(" " * (width + 1) + " ".join(f"{shown[n]:>{width}}" for n in names))
     for a in names:
         cells = [table.crosstable.get(a, {}).get(b, "-") if a != b else "x" for b in names]
-        lines.append(f"{a[:width]:<{width}} " + " ".join(f"{c:>{width}}" for c in cells))
+        lines.append(f"{shown[a]:<{width}} " + " ".join(f"{c:>{width}}" for c in cells))
     return "\n".join(lines)
 
 
