@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, BinaryIO, Iterator
 
 import attrs
 
-from . import __version__
+from . import __version__, record_shape
 from .errors import RecordError
 
 FORMAT = "cardcli-record"
@@ -114,49 +116,244 @@ def check_appendable(path: Path) -> None:
         raise RecordError(f"cannot write the record to {path}: {err.strerror}") from None
 
 
+MAX_RECORD_BYTES = 16 << 20
+"""The longest record line a reader accepts by default, in bytes (16 MiB). The longest real
+records are Pepper's at the 500-deal limit, 0.79 MB for four players; the largest record the
+referee can write at that limit, with ``--keep-info`` and bots that fill their info quota with
+escaped text, stays just under it. A line over the limit is refused as soon as the limit is
+read, so a reader never holds more than this much of one line; parsing a line costs at most
+about 30 times its length in memory (the worst case, a line of ``[],``, takes 450 MB and 3 s
+at this limit). ``--max-record-bytes`` raises it for longer matches."""
+
+BYTES_PER_DEAL = MAX_RECORD_BYTES // 500
+"""What a record may take per deal of its deal limit when a tournament reads its own records:
+the default limit spread over the default 500 deals, 20 times what the longest real record
+takes (Pepper, 1.6 kB per deal)."""
+
+MAX_DEPTH = 16
+"""Deepest nesting of arrays and objects a record line may have. A record nests 6 deep (a
+seat's bot options); the limit is checked by a scan of the line before it is parsed, so a
+line of 200,000 brackets costs a few milliseconds, not a parse."""
+
+_CHUNK = 1 << 20
+
+
+def limit_for(max_deals: int) -> int:
+    """The line limit for records of matches with a deal limit of ``max_deals``: a tournament
+    with a higher deal limit than the default writes longer records, and must read them back."""
+    return max(MAX_RECORD_BYTES, max_deals * BYTES_PER_DEAL)
+
+
 @attrs.frozen
-class Loaded:
-    line: int
-    record: dict[str, Any]
+class Line:
+    """One line of a record file, as bytes, with where it starts."""
+
+    number: int
+    offset: int
+    raw: bytes
+    """The line with its newline; without it only for the last line of a file being written."""
+
+    @property
+    def complete(self) -> bool:
+        return self.raw.endswith(b"\n")
 
 
-def read(path: Path) -> Iterator[Loaded]:
-    """The records in a file, in order, each with its line number.
+def lines(path: Path, max_bytes: int = MAX_RECORD_BYTES, start: int = 0, number: int = 1) -> Iterator[Line]:
+    """The lines of a file from byte ``start`` (line ``number``), read in chunks.
 
-    Raises RecordError with the line number for anything that is not a record of a known
-    format version: a torn last line (a match cut short while being written), a line that is
-    not JSON, or an unknown format.
+    A line longer than ``max_bytes`` (its newline aside) raises RecordError as soon as that
+    many bytes of it are read, so an endless line (``/dev/zero``) fails at once and memory
+    stays bounded. The last line is yielded even without its newline: a reader decides
+    whether it is torn (``verify``) or still being written (``watch``, a tournament).
     """
+    handle = _open(path)
+    with handle:
+        if start:
+            handle.seek(start)
+        offset = start
+        pending = bytearray()
+        while chunk := handle.read(_CHUNK):
+            at = 0
+            while (end := chunk.find(b"\n", at)) >= 0:
+                if len(pending) + end - at > max_bytes:
+                    raise _too_long(path, number, max_bytes)
+                if pending:
+                    pending += chunk[at:end + 1]
+                    raw = bytes(pending)
+                    pending.clear()
+                else:
+                    raw = chunk[at:end + 1]
+                yield Line(number, offset, raw)
+                offset += len(raw)
+                number += 1
+                at = end + 1
+            if len(pending) + len(chunk) - at > max_bytes:
+                raise _too_long(path, number, max_bytes)
+            pending += chunk[at:]
+        if pending:
+            yield Line(number, offset, bytes(pending))
+
+
+def _open(path: Path) -> BinaryIO:
     try:
-        handle = open(path, "rb")
+        return open(path, "rb")
     except FileNotFoundError:
         raise RecordError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise RecordError(f"{path}: is a directory, not a record file") from None
     except OSError as err:
         raise RecordError(f"{path}: cannot read: {err.strerror}") from None
-    with handle:
-        number = 0
-        for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
-            if not raw.endswith(b"\n"):
-                raise RecordError(f"{path}:{number}: the last record is torn (no line end)")
-            yield Loaded(number, _parse(path, number, raw))
-        if number == 0:
-            raise RecordError(f"{path}: the file holds no record")
 
 
-def _parse(path: Path, number: int, raw: bytes) -> dict[str, Any]:
+def _too_long(path: Path, number: int, max_bytes: int) -> RecordError:
+    return RecordError(f"{path}:{number}: a line longer than {max_bytes} bytes "
+                       f"(a longer record needs --max-record-bytes)")
+
+
+def line_number(path: Path, offset: int) -> int:
+    """The number of the line that starts at byte ``offset``: for messages about a record
+    found by its offset, so counted only when there is something to report."""
+    count = 1
+    with _open(path) as handle:
+        while offset > 0 and (chunk := handle.read(min(_CHUNK, offset))):
+            count += chunk.count(b"\n")
+            offset -= len(chunk)
+    return count
+
+
+@attrs.frozen
+class Loaded:
+    line: int
+    record: dict[str, Any]
+
+
+def read(path: Path, max_bytes: int = MAX_RECORD_BYTES) -> Iterator[Loaded]:
+    """The records in a file, in order, each with its line number.
+
+    Raises RecordError naming the file and line for anything that is not a well-formed record
+    of a known format version: see :func:`complete_lines` and :func:`decode`.
+    """
+    for line in complete_lines(path, max_bytes):
+        yield Loaded(line.number, parse(line.raw, f"{path}:{line.number}"))
+
+
+def complete_lines(path: Path, max_bytes: int = MAX_RECORD_BYTES) -> Iterator[Line]:
+    """The lines of a finished record file that hold something: raises RecordError for a
+    torn last line (a match cut short while being written), a line over ``max_bytes`` and a
+    file without any record."""
+    found = False
+    for line in lines(path, max_bytes):
+        if not line.complete:
+            raise RecordError(f"{path}:{line.number}: the last record is torn (no line end)")
+        if line.raw.strip():
+            found = True
+            yield line
+    if not found:
+        raise RecordError(f"{path}: the file holds no record")
+
+
+def parse(raw: bytes, where: str) -> dict[str, Any]:
+    """One record line, checked through and through (:func:`decode`); a problem is a
+    RecordError that starts with ``where``."""
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise RecordError(f"{path}:{number}: not a JSON record ({err})") from None
+        return decode(raw)
+    except LineError as err:
+        raise RecordError(f"{where}: {err}") from None
+
+
+class LineError(RecordError):
+    """What is wrong with a line, before the caller says where the line is."""
+
+
+def decode(raw: bytes) -> dict[str, Any]:
+    """A record line as a record whose every field a reader uses has its type and bounds.
+
+    Whatever the bytes, this returns a record that ``verify``, ``replay``, ``watch`` and a
+    tournament's table can use without failing, or raises LineError saying what is wrong.
+    """
+    try:
+        data = load_json(raw)
+    except LineError as err:
+        raise LineError(f"not a JSON record ({err})") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise RecordError(f"{path}:{number}: not a cardcli record")
-    if data.get("format_version") != FORMAT_VERSION:
-        raise RecordError(
-            f"{path}:{number}: record format version {data.get('format_version')!r} is not "
-            f"supported (this is {software()}, format {FORMAT_VERSION})"
+        raise LineError("not a cardcli record")
+    version = data.get("format_version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        shown = repr(version) if version is None or type(version) in (int, float, bool, str) else "?"
+        raise LineError(
+            f"record format version {shown[:40]} is not supported "
+            f"(this is {software()}, format {FORMAT_VERSION})"
         )
+    if _SURROGATE_ESCAPE.search(raw):
+        try:
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise LineError("a text holds a lone UTF-16 surrogate (\\ud800 to \\udfff), which is not a character") from None
+    found = record_shape.problem(data)
+    if found is not None:
+        raise LineError(f"malformed record: {found}")
     return data
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_MARKS = bytes(b for b in range(256) if b not in b'"[]{}')
+_PARENS = bytes.maketrans(b"[{]}", b"(())")
+_STRING = re.compile(rb'"[^"]*"')
+
+
+def load_json(raw: bytes) -> Any:
+    """Any JSON text, within bounds: UTF-8, nested at most :data:`MAX_DEPTH` deep, integers
+    within Python's digit limit, no ``NaN`` or ``Infinity``. Raises LineError saying why not.
+
+    The depth is checked before parsing, because ``json.loads`` recurses once per level.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise LineError(f"not UTF-8 at byte {err.start}") from None
+    deep = f"arrays and objects nested over {MAX_DEPTH} deep"
+    if too_deep(raw):
+        raise LineError(deep)
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as err:
+        raise LineError(str(err)) from None
+    except _Constant as err:
+        raise LineError(f"{err} is not a JSON number") from None
+    except ValueError:
+        raise LineError(f"a number of more than {sys.get_int_max_str_digits()} digits") from None
+    except RecursionError:
+        raise LineError(deep) from None
+
+
+def too_deep(raw: bytes) -> bool:
+    """Whether the JSON text nests arrays and objects deeper than :data:`MAX_DEPTH`.
+
+    A scan at the speed of ``bytes`` methods (a few milliseconds for a long real record):
+    escapes are dropped, so every quote left opens or closes a string; only quotes and
+    brackets are kept; empty strings go, and the strings that hold brackets (rare) are cut out.
+    What remains are the brackets outside strings, and each pass that removes the innermost
+    pairs lowers the depth by one. Invalid JSON may be misjudged either way; ``json.loads``
+    then refuses it (its own recursion limit is the last guard).
+    """
+    marks = raw.replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _MARKS)
+    if len(marks) <= 2 * MAX_DEPTH:
+        return False
+    marks = marks.replace(b'""', b"")
+    if b'"' in marks:
+        marks = _STRING.sub(b"", marks)
+    bare = marks.translate(_PARENS)
+    for _ in range(MAX_DEPTH):
+        shorter = bare.replace(b"()", b"")
+        if len(shorter) == len(bare):
+            return False
+        bare = shorter
+    return b"()" in bare
+
+
+class _Constant(ValueError):
+    """``NaN``, ``Infinity`` or ``-Infinity``: Python's JSON reader takes them, JSON does not."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _Constant(name)

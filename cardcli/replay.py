@@ -18,6 +18,7 @@ from .errors import MoveError, UsageError, VerificationError
 from .games import registry
 from .games.base import Event, MatchState, Outcome
 from .games.dealing import shuffled
+from .safe_text import printable
 
 
 @attrs.frozen
@@ -53,7 +54,9 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
             at += f", deal {deal}"
         if move is not None:
             at += f", move {move + 1}"
-        return VerificationError(f"{at}: {text}")
+        # the message quotes the record, which anybody may have written: `verify` and
+        # `replay` print it, so it is escaped here, once, for both
+        return VerificationError(printable(f"{at}: {text}"))
 
     malformed = record_shape.problem(record)
     if malformed is not None:
@@ -63,13 +66,13 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
             record["game"], record["variant"], record["options"], len(record["seats"]), record["seed"]
         )
         first = setup.first_dealer
+        state = setup.new_match()  # checks the options that depend on the player count
     except UsageError as err:
         raise fail(str(err)) from None
     deals = record["deals"]
     status = record["status"]
     if record.get("first_dealer") != first:
         raise fail(f"first dealer {record.get('first_dealer')} is not the seed's {first}")
-    state = setup.new_match()
     for index, deal in enumerate(deals):
         number = index + 1
         if state.is_over():
@@ -115,7 +118,7 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
 def _apply(
     state: MatchState, move: dict[str, Any], fail: Any, deal: int, m: int, quiet: bool = False
 ) -> list[Event]:
-    seat, kind, text = move_fields(move, fail, deal, m)
+    seat, kind, text = move_fields(move)
     if (seat, kind) not in state.acting():
         open_ = dict(state.acting())
         if seat not in open_:
@@ -130,14 +133,10 @@ def _apply(
         raise fail(f"illegal move {text!r} by seat {seat}: {err}", deal, m) from None
 
 
-def move_fields(move: Any, fail: Any, deal: int, m: int) -> tuple[int, str, str]:
-    """A recorded move's seat, kind and token, checked for their JSON types (exact types: JSON
-    makes no subclasses, and a bool is not a seat number)."""
-    if type(move) is dict:
-        seat, kind, text = move.get("seat"), move.get("kind"), move.get("move")
-        if type(seat) is int and type(kind) is str and type(text) is str:
-            return seat, kind, text
-    raise fail("malformed record: every move needs an integer 'seat' and text 'kind' and 'move'", deal, m)
+def move_fields(move: dict[str, Any]) -> tuple[int, str, str]:
+    """A recorded move's seat, kind and token; :func:`walk` has checked their types with the
+    rest of the record's shape (:func:`cardcli.record_shape.problem`)."""
+    return move["seat"], move["kind"], move["move"]
 
 
 def _finish(record: dict[str, Any], state: MatchState, fail: Any) -> Replayed:

@@ -16,6 +16,7 @@ from cardcli.protocol import FramingError, LineBuffer, move_of, parse_bot_line
 from cardcli.records import read
 from cardcli.replay import verify
 from harness import play
+from mutation import mutate
 
 KINDS = {"id", "option", "ready", "move", "info", "empty", "unknown"}
 
@@ -56,43 +57,13 @@ def _honest_records() -> list[dict[str, Any]]:
 HONEST = _honest_records()
 
 
-def _mutate(value: Any, rng: random.Random, depth: int = 0) -> Any:
-    """One random edit somewhere in a JSON value: a changed, removed or retyped field."""
-    if isinstance(value, dict) and value:
-        key = rng.choice(sorted(value))
-        copy = dict(value)
-        action = rng.random()
-        if action < 0.15:
-            del copy[key]
-        elif action < 0.3 or depth > 6:
-            copy[key] = rng.choice([None, 0, -1, 7, "x", [], {}, True, "QS", 10**12])
-        else:
-            copy[key] = _mutate(value[key], rng, depth + 1)
-        return copy
-    if isinstance(value, list) and value:
-        copy = list(value)
-        i = rng.randrange(len(copy))
-        action = rng.random()
-        if action < 0.15:
-            del copy[i]
-        elif action < 0.25:
-            copy.insert(i, copy[i])
-        elif action < 0.35:
-            j = rng.randrange(len(copy))
-            copy[i], copy[j] = copy[j], copy[i]
-        else:
-            copy[i] = _mutate(copy[i], rng, depth + 1)
-        return copy
-    return rng.choice([None, 0, -1, 3, 13, "x", "QS", "take:QS:h12", [], {}, True, 2.5])
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(min_value=0, max_value=3), st.randoms(use_true_random=False))
 def test_verify_of_a_mutated_record_only_fails_with_a_verification_error(which: int, rng: random.Random) -> None:
     record = HONEST[which]
-    mutated = _mutate(record, rng)
+    mutated = mutate(record, rng)
     for _ in range(rng.randrange(3)):
-        mutated = _mutate(mutated, rng)
+        mutated = mutate(mutated, rng)
     try:
         verify(mutated)
     except VerificationError:

@@ -10,7 +10,8 @@ import click
 from ..errors import UsageError
 from ..games import registry
 from ..replay import walk
-from .common import load_records, record_select
+from ..safe_text import DETAIL_WIDTH, display_name, printable
+from .common import load_records, max_record_bytes, record_select
 
 
 @click.command("replay")
@@ -19,29 +20,35 @@ from .common import load_records, record_select
 @click.option("--from-deal", type=click.IntRange(min=1), default=1, metavar="N", help="Start showing at deal N.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each action (on a terminal).")
 @record_select
-def replay(path: str, seat: int | None, from_deal: int, step: bool, select: int | None) -> int:
+@max_record_bytes
+def replay(path: str, seat: int | None, from_deal: int, step: bool, select: int | None, max_bytes: int) -> int:
     """Print the matches recorded in PATH in readable text.
 
     Every step is rebuilt through the rules engine, so what is shown is what the rules say
     happened; a record that does not verify stops with exit status 1 where it differs.
     """
     pause = step and sys.stdin.isatty()
-    for loaded in load_records(path, select):
+    for loaded in load_records(path, select, max_bytes):
         render(loaded.record, seat, f"{path}:{loaded.line}", from_deal, pause)
     return 0
 
 
 def render(record: dict[str, Any], seat: int | None, where: str, from_deal: int = 1, pause: bool = False) -> None:
+    """Print one record. Everything in it was written by whoever wrote the file, so every
+    string it supplies is printed through :func:`printable` (the game's renderer does the same
+    for the names it is given)."""
     spec = registry.get(str(record.get("game")))
-    names = [s.get("name", "?") for s in record.get("seats", [])]
+    raw_names = [s.get("name", "?") for s in record.get("seats", [])]
+    names = [display_name(n) for n in raw_names]
     if seat is not None and not 0 <= seat < len(names):
         raise UsageError(f"--seat {seat}: the match has seats 0 to {len(names) - 1}")
     assert spec.renderer is not None
-    renderer = spec.renderer(names)
+    renderer = spec.renderer(raw_names)
     view = "all hands shown" if seat is None else f"as seat {seat} saw it"
-    click.echo(f"{spec.title} - variant {record.get('variant')} - seed {record.get('seed')} - {view}")
+    click.echo(f"{spec.title} - variant {printable(record.get('variant'))} - seed {printable(record.get('seed'))}"
+               f" - {view}")
     click.echo("seats: " + ", ".join(f"{i}:{n}" for i, n in enumerate(names)))
-    faults = {(f["deal"], f["move"]): f for f in record.get("faults", [])}
+    faults = {(f.get("deal"), f.get("move")): f for f in record.get("faults", [])}
     steps = walk(record, where)
     try:
         while True:
@@ -49,7 +56,8 @@ def render(record: dict[str, Any], seat: int | None, where: str, from_deal: int 
             shown = False
             fault = faults.get((step.deal, step.move))
             if fault is not None and step.deal >= from_deal:
-                click.echo(f"  ! seat {fault['seat']} {fault['kind']}: {fault['detail']}")
+                kind, detail = printable(fault.get("kind")), printable(fault.get("detail"), DETAIL_WIDTH)
+                click.echo(f"  ! seat {fault['seat']} {kind}: {detail}")
             for event in step.events:
                 if seat is None or event.visible_to(seat):
                     for line in renderer.feed(event):

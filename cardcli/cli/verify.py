@@ -7,38 +7,41 @@ from pathlib import Path
 import click
 
 from ..errors import RecordError, VerificationError
-from ..records import read
+from ..records import complete_lines, parse
 from ..replay import verify as verify_record
-from .common import json_option, print_json
+from .common import json_option, max_record_bytes, print_json
 
 
 @click.command("verify")
 @click.argument("path", type=click.Path(dir_okay=False))
 @json_option
-def verify(path: str, as_json: bool) -> int:
+@max_record_bytes
+def verify(path: str, as_json: bool, max_bytes: int) -> int:
     """Rebuild every match in PATH through the rules engine and check it.
 
     Checks that every deal is the one the seed deals, every move was legal when it was made,
     and every deal score and result is the one the rules give. Exit status 0 when every record
-    holds, 1 naming the record, deal and move where one first differs (a torn or corrupt
-    record included), 2 when PATH cannot be read at all.
+    holds, 1 naming the record, deal and move where one first differs (a torn, corrupt,
+    malformed or overlong record included; the records after a bad line are still checked,
+    unless the line is torn or too long), 2 when PATH cannot be read at all.
     """
     if not Path(path).exists():
         raise RecordError(f"{path}: no such file")
     results: list[dict[str, object]] = []
     failed = False
     try:
-        for loaded in read(Path(path)):
-            where = f"{path}:{loaded.line}"
+        for line in complete_lines(Path(path), max_bytes):
+            where = f"{path}:{line.number}"
             try:
-                replayed = verify_record(loaded.record, where)
-            except VerificationError as err:
+                record = parse(line.raw, where)
+                replayed = verify_record(record, where)
+            except (RecordError, VerificationError) as err:
                 failed = True
-                results.append({"line": loaded.line, "ok": False, "error": str(err)})
+                results.append({"line": line.number, "ok": False, "error": str(err)})
                 continue
-            moves = sum(len(d["moves"]) for d in loaded.record["deals"])
-            results.append({"line": loaded.line, "ok": True, "game": loaded.record["game"],
-                            "deals": len(loaded.record["deals"]), "moves": moves,
+            moves = sum(len(d["moves"]) for d in record["deals"])
+            results.append({"line": line.number, "ok": True, "game": record["game"],
+                            "deals": len(record["deals"]), "moves": moves,
                             "status": "complete" if replayed.outcome else "aborted"})
     except RecordError as err:
         failed = True

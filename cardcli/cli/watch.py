@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ..errors import UsageError
+from .. import records
+from ..safe_text import display_name, printable
 from ..tournament import results as tables
 from ..tournament import runner
+from .common import max_record_bytes
 
 
 @click.command("watch")
@@ -19,7 +20,8 @@ from ..tournament import runner
 @click.option("--interval", type=click.FloatRange(min=0.05), default=0.5, show_default=True,
               help="Seconds between looks at the file.")
 @click.option("--once", is_flag=True, help="Show what is there now and exit.")
-def watch(path: str, interval: float, once: bool) -> int:
+@max_record_bytes
+def watch(path: str, interval: float, once: bool, max_bytes: int) -> int:
     """Show each game as it finishes, and the standings so far, until interrupted (Ctrl-C).
 
     PATH is a record file that `play --record` is appending to, or a tournament directory.
@@ -29,7 +31,7 @@ def watch(path: str, interval: float, once: bool) -> int:
     if target.is_dir():
         names = runner.load(target).names
         target = target / runner.RECORDS
-    follower = _Follower(target)
+    follower = _Follower(target, max_bytes)
     seen: list[dict[str, Any]] = []
     try:
         while True:
@@ -47,27 +49,25 @@ def watch(path: str, interval: float, once: bool) -> int:
 
 
 class _Follower:
-    """Reads the complete lines added to a file since the last look (a torn last line waits)."""
+    """Reads the complete records added to a file since the last look (a torn last line waits),
+    through the records' one reader: bounded lines, every record's shape checked."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, max_bytes: int):
         self.path = path
+        self.max_bytes = max_bytes
         self.offset = 0
+        self.line = 1
 
     def new_records(self) -> list[dict[str, Any]]:
         if not self.path.exists():
             return []
-        with open(self.path, "rb") as f:
-            f.seek(self.offset)
-            data = f.read()
-        end = data.rfind(b"\n") + 1
-        self.offset += end
         out = []
-        for raw in data[:end].splitlines():
-            if raw.strip():
-                try:
-                    out.append(json.loads(raw))
-                except json.JSONDecodeError:
-                    raise UsageError(f"{self.path}: a line that is not JSON") from None
+        for line in records.lines(self.path, self.max_bytes, self.offset, self.line):
+            if not line.complete:
+                break
+            if line.raw.strip():
+                out.append(records.parse(line.raw, f"{self.path}:{line.number}"))
+            self.offset, self.line = line.offset + len(line.raw), line.number + 1
         return out
 
 
@@ -80,16 +80,17 @@ def _brief(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _line(number: int, record: dict[str, Any]) -> str:
+    """One finished game as a line; every string from the record is shown escaped."""
     result = record.get("result")
-    names = [s.get("name", "?") for s in record.get("seats", [])]
-    head = f"game {number}: {record.get('game')} {record.get('variant')} seed {record.get('seed')}, " \
-           f"{len(record.get('deals', []))} deals"
+    names = [display_name(s.get("name", "?")) for s in record.get("seats", [])]
+    head = f"game {number}: {printable(record.get('game'))} {printable(record.get('variant'))} " \
+           f"seed {printable(record.get('seed'))}, {len(record.get('deals', []))} deals"
     if not result:
-        return f"{head}: {record.get('status')}"
+        return f"{head}: {printable(record.get('status'))}"
     if result.get("annulled"):
         return f"{head}: annulled"
     winners = ", ".join(names[s] for s in result["winners"])
-    return f"{head}: won by {winners}; scores {result['scores']}"
+    return f"{head}: won by {winners}; scores {printable(result['scores'])}"
 
 
 def _standings(seen: list[dict[str, Any]]) -> str:
@@ -101,7 +102,7 @@ def _standings(seen: list[dict[str, Any]]) -> str:
         for name in set(brief["winners"]):
             wins[name] = wins.get(name, 0) + 1
     order = sorted(played, key=lambda n: (-wins.get(n, 0), n))
-    return "standings: " + ", ".join(f"{n} {wins.get(n, 0)}/{played[n]} won" for n in order)
+    return "standings: " + ", ".join(f"{display_name(n)} {wins.get(n, 0)}/{played[n]} won" for n in order)
 
 
 def _tournament_table(directory: Path, names: list[str]) -> str:
