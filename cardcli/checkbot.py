@@ -16,7 +16,9 @@ from .games import registry
 from .referee import Settings, play_match
 from .seats.base import FaultKind, Seat, SeatFault
 from .seats.builtin import random_seat
+from .seats.limits import Limits
 from .seats.process import ProcessSeat
+from .seats.sandbox import SandboxPolicy
 
 HINTS = {
     FaultKind.TIMEOUT: "too slow, or the answer is stuck in the bot's output buffer: flush after every line",
@@ -39,11 +41,13 @@ class Step:
 
 
 def check(game: str, argv: Sequence[str], move_time: float = 5.0, startup_time: float = 10.0,
-          quit_grace: float = 2.0, seed: int = 1, variant: str | None = None, players: int | None = None) -> list[Step]:
-    """Run the checks; stop at the first failure (later steps would not mean much)."""
+          quit_grace: float = 2.0, seed: int = 1, variant: str | None = None, players: int | None = None,
+          sandbox: SandboxPolicy | None = None, limits: Limits = Limits()) -> list[Step]:
+    """Run the checks; stop at the first failure (later steps would not mean much). With a
+    sandbox, the bot is checked as a competition will run it."""
     spec = registry.get(game)
     steps: list[Step] = []
-    bot = ProcessSeat(" ".join(argv), list(argv))
+    bot = ProcessSeat(" ".join(argv), list(argv), limits=limits, sandbox=sandbox)
     started = time.monotonic()
     try:
         bot.start()
@@ -55,7 +59,7 @@ def check(game: str, argv: Sequence[str], move_time: float = 5.0, startup_time: 
         return steps
     name = bot.identity.name or "(no id name)"
     steps.append(Step("start and handshake", True, f"ready in {1000 * (time.monotonic() - started):.0f} ms, "
-                                                   f"name {name!r}"))
+                                                   f"name {name!r}; sandbox: {bot.isolation}"))
     asked: dict[str, list[float]] = {kind: [] for kind in spec.decision_kinds}
     settings = Settings(move_time=move_time, startup_time=startup_time, quit_grace=quit_grace,
                         on_fault="abort", max_deals=60)

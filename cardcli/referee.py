@@ -116,6 +116,7 @@ class Referee:
         deadline = time.monotonic() + self.settings.startup_time
         for bot in self.seats:
             bot.info = []
+            bot.begin_match()
         fresh = [seat for seat, bot in enumerate(self.seats) if not bot.started]
         for seat in fresh:
             bot = self.seats[seat]
@@ -306,6 +307,7 @@ class Referee:
             "kind": bot.kind,
             "command": bot.command,
             "ignored_lines": bot.ignored_lines,
+            "sandbox": bot.isolation,
             "bot": {
                 "name": ident.name,
                 "author": ident.author,

@@ -21,15 +21,17 @@ def faulty(*flags: str) -> str:
     return " ".join((FAULTY_BOT, *flags))
 
 
-def run_cli(*args: str, timeout: float = 120, check: bool = False) -> subprocess.CompletedProcess[str]:
-    """Run ``python -m cardcli`` as a user would, in a subprocess."""
+def run_cli(*args: str, timeout: float = 120, check: bool = False,
+            env_path: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m cardcli`` as a user would, in a subprocess (with ``PATH`` set to
+    ``env_path`` when given)."""
     proc = subprocess.run(
         [sys.executable, "-m", "cardcli", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), **({"PATH": env_path} if env_path is not None else {})},
     )
     if check and proc.returncode != 0:
         raise AssertionError(f"cardcli {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr}")

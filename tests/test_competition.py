@@ -23,7 +23,9 @@ from conftest import BASH_BOT, PYTHON_BOT, ROOT, run_cli
 def entrants(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     compiler = shutil.which("cc") or shutil.which("gcc")
     assert compiler, "a C compiler is needed to build the C bot"
-    binary = tmp_path_factory.mktemp("cbot") / "random_bot"
+    folder = tmp_path_factory.mktemp("cbot")
+    folder.chmod(0o755)  # tournaments sandbox their bots by default, each under a uid of its own
+    binary = folder / "random_bot"
     subprocess.run([compiler, "-O2", "-o", str(binary), str(ROOT / "bots/c/random_bot.c")], check=True)
     assert shutil.which("node"), "node is needed for the JavaScript bot"
     return [

@@ -71,13 +71,21 @@ def test_a_bot_flooding_stderr_plays_on_and_only_the_cap_is_kept(tmp_path: Path,
     [
         (("--eat-cpu-at", "2"), ("--bot-cpu", "1", "--move-time", "10"), "CPU time limit of 1 s"),
         (("--eat-memory-at", "2"), ("--bot-memory", "300"), "memory limit of 300 MiB"),
-        (("--open-files-at", "2"), ("--bot-files", "40"), "open files limit of 40"),
     ],
 )
 def test_a_bot_over_its_resource_limit_is_a_limit_fault(flags, limit_option, detail, record_path: Path) -> None:
     summary = play_one_bad_seat(faulty(*flags), record_path, *limit_option)
     seat, kind, got = only_fault(summary)
     assert (seat, kind) == (0, "limit") and detail in got
+
+
+def test_a_bot_refused_an_open_that_then_dies_is_a_crash_naming_the_limits(record_path: Path) -> None:
+    """The kernel refuses the 41st descriptor of one process (EMFILE) and reports it to no one
+    but the bot: what the bot does next is its own doing, a crash, whose detail says which
+    limits were in force (a whole tree over the limit is a limit fault: test_sandbox.py)."""
+    summary = play_one_bad_seat(faulty("--open-files-at", "2"), record_path, "--bot-files", "40")
+    seat, kind, got = only_fault(summary)
+    assert (seat, kind) == (0, "crash") and "open files 40" in got
 
 
 def test_limits_leave_a_well_behaved_bot_alone(record_path: Path) -> None:

@@ -20,7 +20,8 @@ from ..report import summary_json, summary_text
 from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
 from ..seats.spec import make_seat
-from .common import json_option, parse_assignments, print_json
+from ..seats.sandbox import resolve
+from .common import announce_sandbox, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy
 
 
 @click.command("play")
@@ -48,11 +49,12 @@ from .common import json_option, parse_assignments, print_json
 @click.option("--max-deals", type=click.IntRange(min=1), default=500, show_default=True,
               help="Adjudicate a match by its totals if it has not ended after this many deals.")
 @click.option("--bot-memory", type=click.IntRange(min=1), default=None, metavar="MIB",
-              help="Limit each bot's address space (MiB); a bot that dies on it is a 'limit' fault.")
+              help="Limit the memory of each bot's process tree (MiB); a bot over it is a 'limit' fault.")
 @click.option("--bot-cpu", type=click.IntRange(min=1), default=None, metavar="SECONDS",
-              help="Limit each bot's CPU time over its whole life (seconds).")
+              help="Limit the CPU time of each bot's process tree over its whole life (seconds).")
 @click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N",
-              help="Limit each bot's open file descriptors.")
+              help="Limit the open file descriptors of each bot (per process and across its tree).")
+@sandbox_options("off")
 @click.option("--keep-info", is_flag=True, help="Keep the bots' info lines in the record.")
 @click.option("--events", is_flag=True,
               help="Print each public event as one line of JSON on stdout as it happens; the summary follows as JSON.")
@@ -61,7 +63,9 @@ from .common import json_option, parse_assignments, print_json
 def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[str, ...], players: int | None,
          seed: int | None, count_games: int, record_path: str | None, move_time: float, startup_time: float, quit_grace: float,
          on_fault: str, bot_stderr: str | None, max_deals: int, bot_memory: int | None,
-         bot_cpu: int | None, bot_files: int | None, keep_info: bool, events: bool, verbose: bool, as_json: bool) -> int:
+         bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
+         sandbox_binds: tuple[str, ...], bot_procs: int | None, keep_info: bool, events: bool, verbose: bool,
+         as_json: bool) -> int:
     """Play one whole match of GAME (or --games N in a row) and print who won.
 
     Exit status: 0 when every match completed (even with faults), 1 when the fault policy
@@ -85,15 +89,18 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     if stderr_dir is not None:
         stderr_dir.mkdir(parents=True, exist_ok=True)
     settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info, max_deals)
-    limits = Limits(bot_memory, bot_cpu, bot_files)
-    built: list[Seat] = [make_seat(spec, i, seed, stderr_dir, limits) for i, spec in enumerate(seats)]
+    limits = Limits(bot_memory, bot_cpu, bot_files, bot_procs)
+    asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds, (record_path, bot_stderr))
+    sandbox = resolve(asked)
+    announce_sandbox(asked, sandbox)
+    built: list[Seat] = [make_seat(spec, i, seed, stderr_dir, limits, sandbox=sandbox) for i, spec in enumerate(seats)]
     status = 0
     try:
         for k in range(count_games):
             if k:
                 setup = registry.resolve(game, variant, given, count, (seed + k) % 2**63)
                 built = [
-                    bot if bot.usable else make_seat(spec, i, setup.seed, stderr_dir, limits)
+                    bot if bot.usable else make_seat(spec, i, setup.seed, stderr_dir, limits, sandbox=sandbox)
                     for i, (spec, bot) in enumerate(zip(seats, built))
                 ]
             listener = _event_printer(k + 1, setup.spec.name) if events else None

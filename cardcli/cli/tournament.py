@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import csv
+import signal
 import sys
 from pathlib import Path
 
 import click
 
-from ..errors import UsageError
+from ..errors import Interrupted, UsageError
 from ..games import registry
 from ..games.dealing import new_seed
 from ..referee import POLICIES
 from ..tournament import results as tables
 from ..tournament import runner
-from .common import json_option, parse_assignments, print_json
+from ..seats.sandbox import resolve
+from .common import (announce_sandbox, guarded_by, json_option, parse_assignments, print_json, sandbox_options,
+                     sandbox_policy)
 
 
 @click.command("tournament")
@@ -44,18 +47,22 @@ from .common import json_option, parse_assignments, print_json
 @click.option("--bot-memory", type=click.IntRange(min=1), default=None, metavar="MIB")
 @click.option("--bot-cpu", type=click.IntRange(min=1), default=None, metavar="SECONDS")
 @click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N")
+@sandbox_options("auto")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Also write the table as CSV.")
 @json_option
 def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
                players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
                jobs: int | None, directory: str | None, resume: str | None, restart_bots: bool, move_time: float,
                startup_time: float, quit_grace: float, max_deals: int, on_fault: str, bot_memory: int | None,
-               bot_cpu: int | None, bot_files: int | None, csv_path: str | None, as_json: bool) -> int:
+               bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
+               sandbox_binds: tuple[str, ...], bot_procs: int | None, csv_path: str | None, as_json: bool) -> int:
     """Play a tournament of GAME between the --bot entrants and print the table.
 
     Every finished match is appended (and fsynced) to DIR/records.jsonl; an interrupted
     tournament continues with --resume DIR and ends with the table an uninterrupted run gives.
+    Ctrl-C exits 130 and SIGTERM 143, after ending every worker and bot; finished matches are kept.
     """
+    signal.signal(signal.SIGTERM, _terminated)
     if resume is not None:
         path = Path(resume)
         config = runner.load(path)
@@ -65,7 +72,13 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
         path = Path(directory)
         config = _new_config(game, bots, variant, options, players, deal_sets, seed, duplicate, permutations,
                              restart_bots, move_time, startup_time, quit_grace, max_deals, on_fault,
-                             bot_memory, bot_cpu, bot_files)
+                             {"memory_mb": bot_memory, "cpu_seconds": bot_cpu, "open_files": bot_files,
+                              "processes": bot_procs},
+                             {"mode": sandbox_mode, "network": bot_network,
+                              "binds": list(sandbox_policy(sandbox_mode, bot_network, sandbox_binds).binds)})
+    guard = resolve(config.sandbox_policy())
+    announce_sandbox(config.sandbox_policy(), guard)
+    if resume is None:
         runner.create(path, config)
     show = runner.progress_printer(sys.stderr, config.names)
     runner.run(path, config, jobs or runner.default_jobs(), show)
@@ -76,16 +89,17 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
     if as_json:
         print_json({"game": config.game, "matches": table.matches, "entrants": list(table.rows),
                     "crosstable": table.crosstable, "lower_is_better": table.lower_is_better,
-                    "directory": str(path)})
+                    "directory": str(path), "sandbox": guarded_by(guard)})
     else:
         click.echo(tables.render(table, config.names))
+        click.echo(f"sandbox: {guarded_by(guard)}")
     return 0
 
 
 def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
                 players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
                 restart_bots: bool, move_time: float, startup_time: float, quit_grace: float, max_deals: int,
-                on_fault: str, bot_memory: int | None, bot_cpu: int | None, bot_files: int | None) -> runner.Config:
+                on_fault: str, limits: dict[str, int | None], sandbox: dict[str, object]) -> runner.Config:
     entrants = []
     for item in bots:
         name, sep, spec = item.partition("=")
@@ -111,5 +125,12 @@ def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: 
         keep_alive=not restart_bots,
         settings={"move_time": move_time, "startup_time": startup_time, "quit_grace": quit_grace,
                   "on_fault": on_fault, "max_deals": max_deals},
-        limits={"memory_mb": bot_memory, "cpu_seconds": bot_cpu, "open_files": bot_files},
+        limits=limits,
+        sandbox=sandbox,
     )
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM stops a tournament as Ctrl-C does: the exception unwinds through the runner,
+    which ends the workers and their bots, and the CLI prints one line and exits 143."""
+    raise Interrupted("terminated", 143)

@@ -102,6 +102,16 @@ class Seat:
         """False once the seat was closed or abandoned: the next match needs a new seat."""
         return True
 
+    def begin_match(self) -> None:
+        """A new match starts for a seat that may have played before (kept alive): forget what
+        belongs to the last one (a sandboxed bot's scratch files)."""
+
+    @property
+    def isolation(self) -> str | None:
+        """What guards the seat's program, for the record; None for a seat that runs no
+        program."""
+        return None
+
     def wait_ready(self, deadline: float) -> None:
         """Finish the handshake by ``deadline`` (a ``time.monotonic`` value), or raise SeatFault.
 

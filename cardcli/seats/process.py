@@ -4,7 +4,9 @@ Bot I/O uses plain non-blocking pipes read with ``os.read`` and waited on with a
 referee's :func:`cardcli.seats.gather.collect`): a round trip then costs about what the pipe
 itself costs, where asyncio would cost four to seven times more and pexpect twenty. stderr is
 drained by a thread into a bounded sink so a chatty bot never blocks on it. Each bot runs in
-its own session (process group), so ending a bot ends the children it started too.
+its own session (process group), so ending a bot ends the children it started too; where the
+machine allows, also in a control group of its own (limits and clean-up for its whole process
+tree, even the parts that left its session) and in a sandbox (:mod:`cardcli.seats.sandbox`).
 """
 
 from __future__ import annotations
@@ -21,8 +23,12 @@ from pathlib import Path
 from typing import IO, Sequence
 
 from .. import protocol
+from ..safe_text import DETAIL_WIDTH, printable
+from . import cgroups
 from .base import Answer, FaultKind, Identity, Request, Seat, SeatFault, clip
 from .limits import Limits
+from .sandbox import DEFAULT_PROCESSES, Jail, SandboxError, SandboxPolicy, describe
+from .watchdog import WATCHDOG
 
 log = logging.getLogger("cardcli.bot")
 
@@ -42,12 +48,24 @@ class ProcessSeat(Seat):
     kind = "process"
 
     def __init__(
-        self, label: str, argv: Sequence[str], stderr_path: Path | None = None, limits: Limits = Limits()
+        self,
+        label: str,
+        argv: Sequence[str],
+        stderr_path: Path | None = None,
+        limits: Limits = Limits(),
+        sandbox: SandboxPolicy | None = None,
     ):
         super().__init__(label)
         self.argv = list(argv)
         self.stderr_path = stderr_path
         self.limits = limits
+        self.sandbox = sandbox
+        """The sandbox policy in force (already resolved: None runs the bot unguarded)."""
+        self._jail: Jail | None = None
+        self._group: cgroups.Group | None = None
+        self._isolation = describe(sandbox, None)
+        self._breach: str | None = None
+        """Set by the watchdog when it killed the tree for going over a limit."""
         self.stderr_tail = bytearray()
         self.stderr_bytes = 0
         self._proc: subprocess.Popen[bytes] | None = None
@@ -77,21 +95,58 @@ class ProcessSeat(Seat):
     def usable(self) -> bool:
         return not self.started or self._proc is not None
 
+    @property
+    def isolation(self) -> str:
+        """What guarded this bot when it last started, for the record (``off`` when nothing)."""
+        return self._isolation
+
+    @property
+    def limits_in_force(self) -> Limits:
+        """The limits, with the sandbox's default process limit where none was given."""
+        return self.limits if self.sandbox is None else self.limits.with_default_processes(DEFAULT_PROCESSES)
+
     def start(self) -> None:
         self.started = True
         self._quit_sent = False
+        self._breach = None
+        limits = self.limits_in_force
+        if limits.any or self.sandbox is not None:
+            self._group = _new_group(self.tag)
+        argv, env, args_fd = self.argv, None, None
         try:
+            if self._group is not None:
+                limits.setup(self._group)
+            if self.sandbox is not None:
+                self._jail = Jail(self.sandbox, self.argv)
+                args_fd, write_end = os.pipe()
+                argv, data = self._jail.command(args_fd)
+                with open(write_end, "wb") as args:
+                    args.write(data)
+                env = Jail.environment()
             self._proc = subprocess.Popen(
-                self.limits.wrap(self.argv),
+                limits.launch(argv, self._group, self._jail is not None and self._jail.own_uid),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=() if args_fd is None else (args_fd,),
+                env=env,
                 bufsize=0,
             )
         except OSError as err:
+            self._release()
             raise SeatFault(FaultKind.CRASH, f"cannot start {self.argv[0]!r}: {err.strerror}") from None
+        except SandboxError as err:
+            self._release()
+            raise SeatFault(FaultKind.CRASH, f"cannot start in the sandbox: {err}") from None
+        finally:
+            if args_fd is not None:
+                os.close(args_fd)
+        host = cgroups.host() if self._group is not None else None
+        self._isolation = describe(self.sandbox, host.label if host is not None else None)
+        if self._group is not None:
+            WATCHDOG.watch(self._group, limits, self._over_limit)
         assert self._proc.stdin and self._proc.stdout and self._proc.stderr
         self._stdin_fd = self._proc.stdin.fileno()
         self._stdout_fd = self._proc.stdout.fileno()
@@ -147,12 +202,13 @@ class ProcessSeat(Seat):
     def close(self, grace: float = 0.0) -> None:
         proc = self._proc
         if proc is None:
+            self._release()
             return
         self.quit_obeyed = None
         if grace > 0:
             self.request_quit()
             self.quit_obeyed = _exits_within(proc, grace) if self._quit_sent else None
-        self._kill_group()
+        self._kill_tree()
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -168,16 +224,42 @@ class ProcessSeat(Seat):
         if proc.stderr is not None:
             proc.stderr.close()
         self._proc = None
+        self._release()
 
-    def _kill_group(self) -> None:
+    def begin_match(self) -> None:
+        if self._jail is not None and self._proc is not None:
+            self._jail.reset()
+
+    def _kill_tree(self) -> None:
+        """SIGKILL the bot's session and, where it has one, its whole control group: the group
+        also holds what left the session (``setsid``) and would otherwise outlive the match.
+        In the sandbox, the session leader is bubblewrap, and the kernel ends every process of
+        the PID namespace with it."""
         assert self._proc is not None
         try:
             os.killpg(self._proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        if self._group is not None:
+            self._group.kill()
+
+    def _release(self) -> None:
+        """Give back what the bot held besides its process: the group and the sandbox."""
+        if self._group is not None:
+            WATCHDOG.forget(self._group)
+            self._group.kill()
+            self._group.remove()
+            self._group = None
+        if self._jail is not None:
+            self._jail.destroy()
+            self._jail = None
+
+    def _over_limit(self, reason: str) -> None:
+        self._breach = reason
 
     def death(self) -> SeatFault:
-        """The fault for a bot whose output has ended: how it ended, and whether it was a limit."""
+        """The fault for a bot whose output has ended: how it ended, and whether the kernel's
+        account says it went over a limit."""
         proc = self._proc
         if proc is None:
             return SeatFault(FaultKind.CRASH, "ended")
@@ -185,6 +267,8 @@ class ProcessSeat(Seat):
             code = proc.wait(timeout=0.2)
         except subprocess.TimeoutExpired:
             return SeatFault(FaultKind.CRASH, "closed its output but is still running")
+        if self._jail is not None and code > 128:
+            code = 128 - code  # bubblewrap reports a child killed by signal N as 128 + N
         if code < 0:
             try:
                 how = f"killed by signal {signal.Signals(-code).name}"
@@ -192,12 +276,12 @@ class ProcessSeat(Seat):
                 how = f"killed by signal {-code}"
         else:
             how = f"exited with status {code}"
-        if self.limits.any:
-            if self._stderr_thread is not None:
-                self._stderr_thread.join(timeout=0.5)
-            breach = self.limits.breach(code, self.stderr_tail.decode("utf-8", "replace"))
-            if breach is not None:
-                return SeatFault(FaultKind.LIMIT, f"{how}: over its {breach}")
+        limits = self.limits_in_force
+        breach = self._breach or limits.breach(-code if code < 0 else None, self._group)
+        if breach is not None:
+            return SeatFault(FaultKind.LIMIT, f"{how}: over its {breach}")
+        if limits.any:
+            how += f" (limits: {limits.describe()})"
         return SeatFault(FaultKind.CRASH, how)
 
     # -- talking ----------------------------------------------------------------------------------
@@ -304,7 +388,7 @@ class ProcessSeat(Seat):
         except protocol.FramingError as err:
             raise SeatFault(FaultKind.MALFORMED, err.detail) from None
         if line is not None:
-            log.debug("%s >> %s", self.tag, clip(line))
+            log.debug("%s >> %s", self.tag, printable(line, DETAIL_WIDTH))
         return line
 
     def _read_available(self) -> None:
@@ -334,7 +418,7 @@ class ProcessSeat(Seat):
             self._queued.clear()
         if log.isEnabledFor(logging.DEBUG):
             for line in lines:
-                log.debug("%s << %s", self.tag, line)
+                log.debug("%s << %s", self.tag, printable(line))
         data = ("\n".join(lines) + "\n").encode("utf-8")
         if not self._pending_input and not self._input_overflow:
             try:
@@ -370,7 +454,7 @@ class ProcessSeat(Seat):
         kept = 0
         try:
             if self.stderr_path is not None:
-                sink = open(self.stderr_path, "wb")
+                sink = _create_unfollowed(self.stderr_path)
             while True:
                 chunk = os.read(stream.fileno(), 65536)
                 if not chunk:
@@ -388,6 +472,44 @@ class ProcessSeat(Seat):
         finally:
             if sink is not None:
                 sink.close()
+
+
+def _create_unfollowed(path: Path) -> IO[bytes] | None:
+    """Create ``path`` afresh for writing without following any link: whatever stands at that
+    name (a symlink a bot planted to make the referee truncate a file elsewhere) is removed,
+    not followed, and the new file is made with ``O_EXCL | O_NOFOLLOW`` in a directory opened
+    without following links either. None when that fails: the stderr copy is lost, nothing
+    else."""
+    try:
+        folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError as err:
+        log.warning("cannot open %s: %s", path.parent, err.strerror)
+        return None
+    try:
+        try:
+            os.unlink(path.name, dir_fd=folder)
+        except FileNotFoundError:
+            pass
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(path.name, flags, 0o644, dir_fd=folder)
+    except OSError as err:
+        log.warning("cannot create %s: %s", path, err.strerror)
+        return None
+    finally:
+        os.close(folder)
+    return os.fdopen(fd, "wb")
+
+
+def _new_group(tag: str) -> cgroups.Group | None:
+    """A control group for one bot, where the machine lets the referee make one."""
+    host = cgroups.host()
+    if host is None:
+        return None
+    try:
+        return host.new_group(tag)
+    except OSError as err:
+        log.warning("cannot create a control group: %s", err)
+        return None
 
 
 def _exits_within(proc: subprocess.Popen[bytes], timeout: float) -> bool:

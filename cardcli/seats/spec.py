@@ -19,13 +19,21 @@ from .base import Seat
 from .builtin import BUILTIN_NAMES, builtin
 from .limits import Limits
 from .process import ProcessSeat
+from .sandbox import SandboxPolicy
 
 
 def make_seat(
-    spec: str, index: int, seed: int, stderr_dir: Path | None = None, limits: Limits = Limits(), salt: str = ""
+    spec: str,
+    index: int,
+    seed: int,
+    stderr_dir: Path | None = None,
+    limits: Limits = Limits(),
+    salt: str = "",
+    sandbox: SandboxPolicy | None = None,
 ) -> Seat:
     """The seat for ``spec`` at seat ``index``; built-in players are seeded from the match seed
-    (and ``salt``, which tells apart entrants that play the same built-in player)."""
+    (and ``salt``, which tells apart entrants that play the same built-in player). A bot
+    program runs in ``sandbox`` (a resolved policy; None runs it unguarded)."""
     text = spec.strip()
     if text.startswith("builtin:"):
         name = text[len("builtin:") :]
@@ -52,7 +60,7 @@ def make_seat(
     if os.sep in program and not os.path.exists(program):
         raise UsageError(f"seat {index}: no such program: {program}")
     stderr_path = stderr_dir / f"seat{index}.stderr" if stderr_dir is not None else None
-    seat = ProcessSeat(spec, argv, stderr_path, limits)
+    seat = ProcessSeat(spec, argv, stderr_path, limits, sandbox)
     seat.tag = f"seat{index}"
     return seat
 

@@ -8,10 +8,12 @@ carrying its place in the schedule). Resuming reruns exactly the matches without
 
 from __future__ import annotations
 
+import ctypes
 import json
+import math
 import multiprocessing
+import multiprocessing.connection
 import os
-import queue
 import signal
 import sys
 import time
@@ -22,10 +24,13 @@ import attrs
 
 from ..errors import RecordError, UsageError
 from ..games import registry
+from .. import record_shape, records
 from ..records import append_line, dump
+from ..safe_text import display_name
 from ..referee import Settings, play_match
 from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
+from ..seats.sandbox import SandboxPolicy, resolve
 from ..seats.spec import make_seat
 from .schedule import MatchPlan, plan
 
@@ -50,11 +55,25 @@ class Config:
     keep_alive: bool = True
     settings: dict[str, Any] = attrs.field(factory=dict)
     limits: dict[str, Any] = attrs.field(factory=dict)
+    sandbox: dict[str, Any] = attrs.field(factory=dict)
+    """``mode``, ``network`` and ``binds`` as given; a tournament made before the sandbox
+    existed has none and keeps running its bots as it did (``off``)."""
+    hidden: tuple[str, ...] = attrs.field(default=(), eq=False)
+    """The tournament's own directory while it runs: never stored, masked from every bot."""
 
     def to_json(self) -> dict[str, Any]:
         data = attrs.asdict(self)
         data["entrants"] = [list(e) for e in self.entrants]
+        del data["hidden"]
         return data
+
+    def sandbox_policy(self) -> SandboxPolicy:
+        return SandboxPolicy(
+            mode=self.sandbox.get("mode", "off"),
+            network=bool(self.sandbox.get("network", False)),
+            binds=tuple(self.sandbox.get("binds", ())),
+            hidden=self.hidden,
+        )
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "Config":
@@ -81,13 +100,19 @@ class BotPool:
     """Bot processes per entrant, kept alive between matches (unless asked otherwise).
 
     Built-in players are made afresh for each match, seeded from that match, so their play does
-    not depend on which matches a worker happened to run.
+    not depend on which matches a worker happened to run. With duplicate deals, no bot process
+    plays two rotations of one deal set: a process that has played a deal set is ended before
+    it would meet it again, and a fresh one takes its seat (a bot that remembered its hands
+    would otherwise know every other seat's). In the sandbox its scratch directory goes with it.
     """
 
     def __init__(self, config: Config):
         self.config = config
         self.idle: dict[int, list[Seat]] = {}
         self.limits = Limits(**config.limits)
+        self.sandbox = resolve(config.sandbox_policy())
+        self.seen: dict[int, set[int]] = {}
+        """id of a live bot → the deal sets it has played."""
 
     def seats_for(self, match: MatchPlan) -> list[Seat]:
         seats = []
@@ -96,32 +121,41 @@ class BotPool:
             name, spec = self.config.entrants[entrant]
             pool = self.idle.get(entrant, [])
             k = taken.get(entrant, 0)
-            ready = [s for s in pool if s.usable]
+            ready = [s for s in pool if s.usable and not self._remembers(s, match)]
             if k < len(ready) and self.config.keep_alive:
                 bot = ready[k]
             else:
-                bot = make_seat(spec, seat, match.seed, None, self.limits, salt=f"/{name}")
+                bot = make_seat(spec, seat, match.seed, None, self.limits, salt=f"/{name}", sandbox=self.sandbox)
                 bot.label = name
             taken[entrant] = k + 1
+            self.seen.setdefault(id(bot), set()).add(match.deal_set)
             seats.append(bot)
         return seats
 
+    def _remembers(self, bot: Seat, match: MatchPlan) -> bool:
+        return self.config.duplicate and match.deal_set in self.seen.get(id(bot), ())
+
     def release(self, match: MatchPlan, seats: Sequence[Seat]) -> None:
         quit_grace = float(self.config.settings.get("quit_grace", 2.0))
+        ended = [bot for entrant in set(match.seating) for bot in self.idle.get(entrant, []) if bot not in seats]
         for entrant in set(match.seating):
             self.idle[entrant] = []
-        ended = []
         for entrant, bot in zip(match.seating, seats):
             if bot.kind == "process" and bot.usable and self.config.keep_alive:
                 self.idle[entrant].append(bot)
             else:
                 ended.append(bot)
-        close_all(ended, quit_grace)
+        self._end(ended, quit_grace)
 
     def close(self) -> None:
         quit_grace = float(self.config.settings.get("quit_grace", 2.0))
-        close_all([bot for bots in self.idle.values() for bot in bots], quit_grace)
+        self._end([bot for bots in self.idle.values() for bot in bots], quit_grace)
         self.idle = {}
+
+    def _end(self, bots: list[Seat], quit_grace: float) -> None:
+        close_all(bots, quit_grace)
+        for bot in bots:
+            self.seen.pop(id(bot), None)
 
 
 @attrs.frozen
@@ -170,35 +204,53 @@ def create(directory: Path, config: Config) -> None:
 
 
 def load(directory: Path) -> Config:
+    """The tournament's configuration, read within the records' bounds and checked field by
+    field (:func:`cardcli.record_shape.config_problem`): a damaged ``config.json`` is a
+    one-line error before anything runs, not a failure in the middle of a resumed run."""
     path = directory / CONFIG
     if not path.exists():
         raise UsageError(f"{directory} holds no tournament ({CONFIG} is missing)")
     try:
-        return Config.from_json(json.loads(path.read_text()))
-    except json.JSONDecodeError as err:
+        with open(path, "rb") as f:
+            raw = f.read(records.MAX_RECORD_BYTES + 1)
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read: {err.strerror}") from None
+    if len(raw) > records.MAX_RECORD_BYTES:
+        raise UsageError(f"{path}: longer than {records.MAX_RECORD_BYTES} bytes, not a tournament configuration")
+    try:
+        data = records.load_json(raw)
+    except records.LineError as err:
         raise UsageError(f"{path}: not JSON ({err})") from None
+    found = record_shape.config_problem(data)
+    if found is not None:
+        raise UsageError(f"{path}: not a tournament configuration: {found}")
+    return Config.from_json(data)
 
 
 def finished(directory: Path, repair: bool = True) -> dict[int, int]:
     """Schedule index → byte offset of every finished match in the records file. A torn last
     line (a run killed while writing) is cut off so that its match is played again (with
-    ``repair``; a reader watching a running tournament leaves it alone)."""
+    ``repair``; a reader watching a running tournament leaves it alone). Lines are read within
+    the tournament's line limit; a line without a schedule index is a RecordError naming it.
+    Only the index is read here (see :func:`_schedule_index`); :func:`records_in_order` checks
+    each record in full when the table is made."""
     path = directory / RECORDS
     done: dict[int, int] = {}
     if not path.exists():
         return done
+    limit = records.MAX_RECORD_BYTES
+    if (directory / CONFIG).exists():
+        limit = records.limit_for(load(directory).settings.get("max_deals", Settings().max_deals))
     good_end = 0
-    with open(path, "rb") as f:
-        offset = 0
-        for raw in f:
-            if not raw.endswith(b"\n"):
-                break
-            index = _schedule_index(raw)
+    for line in records.lines(path, limit):
+        if not line.complete:
+            break
+        if line.raw.strip():
+            index = _schedule_index(line.raw)
             if index is None:
-                raise RecordError(f"{path}: a line that is not a tournament record at byte {offset}")
-            done[index] = offset
-            offset += len(raw)
-            good_end = offset
+                raise RecordError(f"{path}:{line.number}: a line that is not a tournament record (no schedule index)")
+            done[index] = line.offset
+        good_end = line.offset + len(line.raw)
     if repair and good_end != path.stat().st_size:
         with open(path, "r+b") as f:
             f.truncate(good_end)
@@ -222,15 +274,16 @@ def _schedule_index(raw: bytes) -> int | None:
 
 
 def _index_of(text: bytes, *path: str) -> int | None:
-    """The integer ``index`` of the JSON object ``text`` (under the keys ``path``), or None."""
+    """The non-negative integer ``index`` of the JSON object ``text`` (under the keys
+    ``path``), or None; the text is parsed within the records' bounds (depth, digits)."""
     try:
-        data = json.loads(text)
+        data = records.load_json(text)
         for key in path:
             data = data[key]
         index = data["index"]
-    except (ValueError, KeyError, TypeError):
+    except (records.LineError, KeyError, TypeError, IndexError):
         return None
-    return index if type(index) is int else None
+    return index if type(index) is int and index >= 0 else None
 
 
 def finished_read_only(directory: Path) -> dict[int, int]:
@@ -238,11 +291,37 @@ def finished_read_only(directory: Path) -> dict[int, int]:
 
 
 def records_in_order(directory: Path, done: dict[int, int]) -> Iterator[dict[str, Any]]:
-    """The finished records in schedule order, read one at a time (memory stays flat)."""
-    with open(directory / RECORDS, "rb") as f:
+    """The finished records in schedule order, read one at a time (memory stays flat).
+
+    Each goes through the records' one reader (:func:`cardcli.records.decode`) and is matched
+    with its place in this tournament's schedule (index, seating, game), so the table only
+    meets records it can fold; anything else is a RecordError naming the line."""
+    if not done:
+        return
+    config = load(directory)
+    schedule = config.schedule()
+    limit = records.limit_for(config.settings.get("max_deals", Settings().max_deals))
+    path = directory / RECORDS
+    try:
+        handle = open(path, "rb")
+    except OSError as err:
+        raise RecordError(f"{path}: cannot read: {err.strerror}") from None
+    with handle:
         for index in sorted(done):
-            f.seek(done[index])
-            yield json.loads(f.readline())
+            handle.seek(done[index])
+            raw = handle.readline(limit + 2)
+            try:
+                if not raw.endswith(b"\n"):
+                    raise records.LineError(f"a line longer than {limit} bytes, or torn")
+                record = records.decode(raw)
+                tag = record.get("tournament")
+                if tag is None or tag["index"] != index or index >= len(schedule):
+                    raise records.LineError("not a record of this tournament's schedule")
+                if record["game"] != config.game or tag["seating"] != list(schedule[index].seating):
+                    raise records.LineError(f"not match {index} of this tournament (another game or seating)")
+            except records.LineError as err:
+                raise RecordError(f"{path}:{records.line_number(path, done[index])}: {err}") from None
+            yield record
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -255,6 +334,11 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress) -> None:
     done = finished(directory)
     schedule = config.schedule()
     pending = [m for m in schedule if m.index not in done]
+    if config.duplicate:
+        # Every deal set's first rotation, then every second one...: a kept-alive bot meets a
+        # deal set again (and must be restarted) once per round, not at every match.
+        pending.sort(key=lambda m: (m.rotation, m.deal_set))
+    config = attrs.evolve(config, hidden=(str(directory.resolve()),))
     total, count = len(schedule), len(done)
     path = directory / RECORDS
 
@@ -283,47 +367,199 @@ processes at that point, which is what makes forking safe. Elsewhere (macOS, Win
 is the safe choice, as Python itself decides."""
 
 
+_IN_FLIGHT = 2
+"""Matches handed to a worker ahead of its results: one to play and one ready for when it
+finishes, so a worker never waits on the parent. Feeding work on demand, instead of putting
+the whole schedule in a queue up front, keeps the parent free to stop at any moment: nothing
+is left in a pipe that has to be flushed before the process may exit."""
+
+
 def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: Callable[[Finished], None]) -> None:
+    """Play ``pending`` in ``jobs`` worker processes, in the order of the list, and store each
+    record as it arrives. Each worker has a pipe of its own; it is given its next match when it
+    sends a result. Whatever stops the parent (the end of the schedule, Ctrl-C, SIGTERM, a
+    failed worker), the workers are ended with their bots before this returns or raises."""
     context = multiprocessing.get_context(_START_METHOD)
-    tasks = context.Queue()
-    results = context.Queue()
-    for match in pending:
-        tasks.put(match)
-    for _ in range(jobs):
-        tasks.put(None)
-    workers = [context.Process(target=_worker, args=(config, tasks, results), daemon=True) for _ in range(jobs)]
-    for w in workers:
-        w.start()
+    work = iter(pending)
+    ends: list[multiprocessing.connection.Connection] = []
+    workers: list[multiprocessing.process.BaseProcess] = []
+    in_flight: list[int] = []
+    fed: list[bool] = []
+    completed = False
+
+    def feed(k: int) -> None:
+        """Top worker ``k`` up to ``_IN_FLIGHT`` matches; past the end of the schedule, tell it
+        to stop once its matches are played."""
+        try:
+            while not fed[k] and in_flight[k] < _IN_FLIGHT:
+                match = next(work, None)
+                ends[k].send(match)
+                if match is None:
+                    fed[k] = True
+                else:
+                    in_flight[k] += 1
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the worker is gone: its sentinel reports it
+
+    masked = _hold_stop_signals()
     try:
-        for _ in pending:
-            while True:
-                try:
-                    outcome = results.get(timeout=1.0)
-                    break
-                except queue.Empty:
-                    failed = [w.exitcode for w in workers if w.exitcode not in (None, 0)]
-                    if failed:
-                        raise RecordError(f"a tournament worker stopped with status {failed[0]}") from None
+        for _ in range(jobs):
+            parent_end, child_end = context.Pipe()
+            ends.append(parent_end)
+            inherited = tuple(ends) if _START_METHOD == "fork" else ()
+            worker = context.Process(target=_worker, args=(config, child_end, os.getpid(), inherited), daemon=True)
+            worker.start()
+            child_end.close()
+            workers.append(worker)
+            in_flight.append(0)
+            fed.append(False)
+        _release_stop_signals(masked)
+        for k in range(jobs):
+            feed(k)
+        left = len(pending)
+        watched: dict[multiprocessing.connection.Connection | int, int] = {end: k for k, end in enumerate(ends)}
+        watched.update({w.sentinel: k for k, w in enumerate(workers)})
+
+        def take(k: int) -> bool:
+            """Store one result of worker ``k`` and feed it; False once its pipe has ended."""
+            nonlocal left
+            try:
+                outcome = ends[k].recv()
+            except (EOFError, ConnectionResetError):
+                watched.pop(ends[k], None)
+                return False
+            in_flight[k] -= 1
+            left -= 1
             store(outcome)
+            feed(k)
+            return True
+
+        while left:
+            if not watched:
+                raise RecordError("the tournament workers stopped before the schedule was played")
+            for obj in multiprocessing.connection.wait(list(watched)):
+                k = watched.get(obj)
+                if k is None:
+                    continue
+                if obj is ends[k]:
+                    take(k)
+                    continue
+                del watched[obj]
+                while ends[k] in watched and ends[k].poll() and take(k):
+                    pass  # what it sent before it ended
+                workers[k].join(timeout=5)  # its pipes close a moment before its status is there
+                code = workers[k].exitcode
+                if code != 0 or in_flight[k]:
+                    if code is not None and code < 0:
+                        raise RecordError(f"a tournament worker was killed by signal {-code}")
+                    raise RecordError(f"a tournament worker stopped with status {code}")
+        completed = True
     finally:
-        for w in workers:
-            if w.is_alive():
-                w.terminate()
-        for w in workers:
-            w.join(timeout=30)
+        _stop_workers(workers, ends, completed, float(config.settings.get("quit_grace", 2.0)))
+        _release_stop_signals(masked)  # in case starting a worker failed while they were held
 
 
-def _worker(config: Config, tasks: Any, results: Any) -> None:
-    """A worker process: plays matches from the queue with its own bot processes, and ends them
-    all when it is done or told to stop."""
+def _stop_workers(workers: Sequence[multiprocessing.process.BaseProcess],
+                  ends: Sequence[multiprocessing.connection.Connection], completed: bool, grace: float) -> None:
+    """End every worker and wait for it. After a whole schedule the workers are already on
+    their way out and are given the time to close their bots; after an interruption they are
+    told at once (SIGTERM: each closes its bots, `quit` then the kill of each bot's group).
+    One that does not exit in time is killed."""
+    if not completed:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+    deadline = time.monotonic() + grace + 10
+    for worker in workers:
+        worker.join(timeout=max(0.0, deadline - time.monotonic()))
+    for worker in workers:
+        if worker.is_alive():
+            worker.kill()
+            worker.join(timeout=5)
+    for end in ends:
+        end.close()
+
+
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _hold_stop_signals() -> set[int] | None:
+    """Hold Ctrl-C and SIGTERM back while workers start, so that a worker never receives one
+    before it has set its own handlers (it would die with a traceback, or run the parent's
+    handler). Returns the mask to restore; None where signal masks do not exist."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS))
+
+
+def _release_stop_signals(mask: set[int] | None) -> None:
+    """Restore the mask; a signal held back meanwhile is delivered now."""
+    if mask is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(parent: int) -> None:
+    """Make this worker receive SIGTERM when its parent dies, however it dies (SIGKILL
+    included), so that no worker goes on playing matches nobody records. On Linux the kernel
+    does it (``prctl(PR_SET_PDEATHSIG)``); the parent may already have died before the call,
+    so the parent is checked right after it, and a worker that lost its parent stops at once.
+    (The kernel watches the thread that forked the worker: workers are started from the
+    parent's main thread, which lives as long as the parent.) Elsewhere the worker notices
+    when its pipe to the parent ends, at the end of its current match at the latest."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # no prctl: the pipe is the only watch
+    if os.getppid() != parent:
+        sys.exit(143)
+
+
+def _worker(config: Config, conn: multiprocessing.connection.Connection, parent: int,
+            inherited: Sequence[multiprocessing.connection.Connection]) -> None:
+    """A worker process: plays the matches its parent sends, one at a time, with its own bot
+    processes, and ends them all when it is done, told to stop (SIGTERM), or orphaned.
+
+    ``inherited`` are the parent's ends of the workers' pipes, copied into this process by
+    fork; closing them here leaves the parent the only holder of each, so that every worker
+    sees its pipe end when the parent dies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    grace = float(config.settings.get("quit_grace", 2.0))
+    signal.signal(signal.SIGTERM, lambda *_: _worker_stopped(grace))
+    for end in inherited:
+        end.close()
+    _die_with_parent(parent)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     pool = BotPool(config)
     try:
-        while (match := tasks.get()) is not None:
-            results.put(Finished.of(run_one(config, match, pool)))
+        while True:
+            try:
+                match = conn.recv()
+            except (EOFError, ConnectionResetError):
+                break  # the parent is gone
+            if match is None:
+                break
+            try:
+                conn.send(Finished.of(run_one(config, match, pool)))
+            except (BrokenPipeError, ConnectionResetError):
+                break
     finally:
         pool.close()
+
+
+def _worker_stopped(grace: float) -> None:
+    """SIGTERM in a worker: stop playing and close the bots on the way out. A second SIGTERM
+    cannot cut that short; should closing hang, SIGALRM (whose default is to end the process)
+    ends the worker a few seconds after the bots' quit grace."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if hasattr(signal, "alarm"):
+        signal.alarm(math.ceil(grace) + 5)
+    sys.exit(143)
 
 
 def progress_printer(stream: Any, names: Sequence[str]) -> Progress:
@@ -336,7 +572,7 @@ def progress_printer(stream: Any, names: Sequence[str]) -> Progress:
         result = record.get("result") or {}
         for seat in result.get("winners", []):
             wins[record["tournament"]["entrants"][seat]] += 1
-        leader = max(wins, key=lambda n: (wins[n], n)) if any(wins.values()) else "-"
+        leader = display_name(max(wins, key=lambda n: (wins[n], n))) if any(wins.values()) else "-"
         elapsed = time.monotonic() - started
         eta = elapsed / max(1, done) * (total - done)
         if tty:

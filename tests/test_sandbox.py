@@ -1,0 +1,278 @@
+"""The sandbox against a hostile entrant (tests/bots/intruder_bot.py), each attack with a real
+process: what it can see, whom it can harm, what it leaves behind, and the limits of its
+whole process tree. These tests need bubblewrap and control groups (``.ci/run`` installs
+bubblewrap); where the machine refuses them they fail and say why, they never skip."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardcli.seats import cgroups
+from cardcli.seats.sandbox import support
+from conftest import ROOT, live_processes, read_records, run_cli, run_json
+
+INTRUDER = f"{sys.executable} {ROOT / 'tests/bots/intruder_bot.py'}"
+FAST = ["--move-time", "5", "--startup-time", "10", "--quit-grace", "0.5"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def sandbox_available() -> None:
+    assert support().bwrap is not None, f"the sandbox tests need bubblewrap: {support().detail}"
+    assert cgroups.host() is not None, "the sandbox tests need control groups the referee may create"
+
+
+def intruder(*flags: str) -> str:
+    return " ".join((INTRUDER, *flags))
+
+
+def victim(tmp_path: Path) -> tuple[str, str]:
+    """A well-behaved bot whose process carries a mark no other process has, not even the
+    referee, whose command line holds the victim's: its launcher builds the mark from two
+    halves and starts the shipped bot under it."""
+    half = uuid.uuid4().hex
+    tmp_path.chmod(0o755)  # a sandboxed bot runs under a uid of its own: its files must be readable
+    shutil.copy(ROOT / "bots/python/random_bot.py", tmp_path / "bot.py")
+    launcher = tmp_path / "launcher.py"
+    launcher.write_text("import os, sys\n"
+                        f"os.execv(sys.executable, ['victim' + '_{half}', os.path.join(os.path.dirname(__file__), 'bot.py')])\n")
+    return f"{sys.executable} {launcher}", f"victim_{half}"
+
+
+def aim(mark: str) -> str:
+    """The mark as the intruder takes it (see tests/bots/intruder_bot.py)."""
+    return f"{mark[:3]}+{mark[3:]}"
+
+
+def reports(stderr: Path) -> list[dict[str, Any]]:
+    lines = [line for line in stderr.read_text().splitlines() if line.startswith("INTRUDER ")]
+    assert lines, f"the intruder never reported: {stderr.read_text()[-2000:]}"
+    return [json.loads(line[len("INTRUDER "):]) for line in lines]
+
+
+def play(game: str, seats: list[str], tmp_path: Path, *extra: str) -> tuple[dict[str, Any], Path]:
+    logs = tmp_path / "logs"
+    record = tmp_path / "games.jsonl"
+    args = ["play", game, "--seed", "3", *FAST, "--record", str(record), "--bot-stderr", str(logs), *extra]
+    for seat in seats:
+        args += ["--seat", seat]
+    return run_json(*args), logs
+
+
+def test_a_sandboxed_bot_sees_nothing_of_the_referee_or_the_others(tmp_path: Path) -> None:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    record = tmp_path / "games.jsonl"
+    secret = tmp_path / "logs"
+    probes = [str(record), str(secret), str(tmp_path), str(ROOT / "cardcli"), "/etc/shadow", "/proc/1/environ",
+              "/sys"]
+    spy = intruder("--connect", str(port), *[f"--probe={p}" for p in probes])
+    other, mark = victim(tmp_path)
+    with listener:
+        summary, logs = play("peppa", [spy, other, spy, other], tmp_path, "--sandbox", "on")
+    assert summary["status"] == "complete" and summary["faults"] == []
+    seen = reports(logs / "seat0.stderr")[0]
+    twin = reports(logs / "seat2.stderr")[0]
+    # no process but its own sandbox's: not the referee (and its --seed), not the other bots
+    assert all(int(pid) < 10 for pid in seen["processes"]), seen["processes"]
+    assert not any("--seed" in line or mark in line for line in seen["processes"].values())
+    assert seen["env"] == ["HOME", "LANG", "PATH", "PWD", "TMPDIR"] and seen["hostname"] == "cardcli"
+    assert seen["uid"] not in (0, twin["uid"]), "each bot runs under an unprivileged uid of its own"
+    assert seen["connected"] is False and seen["wrote_own_dir"] is False
+    for path in probes:
+        assert seen["probes"][path].startswith("refused"), (path, seen["probes"][path])
+    assert seen["cwd"] == "/tmp"
+
+
+def test_the_spy_is_real_outside_the_sandbox(tmp_path: Path) -> None:
+    """The same intruder without a sandbox learns the referee's seed: the attack is real."""
+    other, mark = victim(tmp_path)
+    summary, logs = play("peppa", [intruder(), other, "random", "random"], tmp_path, "--sandbox", "off")
+    seen = reports(logs / "seat0.stderr")[0]
+    assert any("--seed 3" in line for line in seen["processes"].values())
+    assert any(mark in line for line in seen["processes"].values())
+
+
+def test_referee_paths_inside_a_visible_directory_are_masked(tmp_path: Path) -> None:
+    """The record and stderr files kept in the bot's own directory, even named on its command
+    line, are not there for the bot."""
+    home = tmp_path / "home"
+    home.mkdir(mode=0o755)
+    shutil.copy(ROOT / "tests/bots/intruder_bot.py", home / "bot.py")
+    record, logs = home / "games.jsonl", home / "logs"
+    record.write_text("")
+    spy = f"{sys.executable} {home / 'bot.py'} --probe={record} --probe={logs} --probe={home}"
+    summary = run_json("play", "peppa", "--seed", "5", *FAST, "--sandbox", "on", "--seat", spy,
+                       "--seat", "random", "--seat", "random", "--seat", "random",
+                       "--record", str(record), "--bot-stderr", str(logs))
+    assert summary["faults"] == []
+    seen = reports(logs / "seat0.stderr")[0]["probes"]
+    assert seen[str(record)] in ("read: ", "refused: Permission denied") and seen[str(logs)] == "listed: "
+    assert "bot.py" in seen[str(home)]
+
+
+def test_signals_reach_no_one_from_the_sandbox(tmp_path: Path) -> None:
+    """SIGKILL to every other bot and SIGSTOP to the referee: nobody is hurt, the match ends."""
+    other, mark = victim(tmp_path)
+    attacker = intruder("--kill", aim(mark), "--kill", "cardcli", "--stop", "cardcli", "--stop", aim(mark))
+    summary, logs = play("peppa", [attacker, other, other, other], tmp_path, "--sandbox", "on")
+    assert summary["status"] == "complete" and summary["faults"] == []
+    seen = reports(logs / "seat0.stderr")[0]
+    assert seen["killed"] == [] and seen["stopped"] == []
+
+
+def test_the_kill_is_real_outside_the_sandbox(tmp_path: Path) -> None:
+    other, mark = victim(tmp_path)
+    summary, _ = play("peppa", [intruder("--kill", aim(mark)), other, other, other], tmp_path, "--sandbox", "off")
+    assert {f["seat"] for f in summary["faults"]} == {1, 2, 3}
+    assert {f["kind"] for f in summary["faults"]} == {"crash"}
+
+
+def test_a_tournament_with_a_hostile_entrant_finishes_and_its_victims_do_not_fault(tmp_path: Path) -> None:
+    other, mark = victim(tmp_path)
+    attacker = intruder("--kill", aim(mark), "--kill", "cardcli", "--stop", "cardcli", "--escape", f"escapee_{mark}")
+    directory = tmp_path / "t"
+    done = run_json("tournament", "peppa", "--dir", str(directory), "--seed", "9", "--deal-sets", "2", "-j", "2",
+                    "--bot", f"intruder={attacker}", "--bot", f"victim={other}", "--bot", "house=random",
+                    *FAST, timeout=300)
+    assert done["sandbox"].startswith("bubblewrap")
+    records = read_records(directory / "records.jsonl")
+    assert len(records) == done["matches"] and all(r["status"] == "complete" for r in records)
+    assert not [f for r in records for f in r["faults"]]
+    assert not live_processes((mark,))
+
+
+def test_a_setsid_escapee_dies_with_its_bot(tmp_path: Path) -> None:
+    mark = f"escapee_{uuid.uuid4().hex}"
+    for sandbox in ("on", "off"):
+        # off: the bot's control group (made for its limits) still holds what left its session
+        summary, logs = play("peppa", [intruder("--escape", mark), "random", "random", "random"], tmp_path,
+                             "--sandbox", sandbox, "--bot-procs", "64")
+        assert summary["faults"] == []
+        reports(logs / "seat0.stderr")
+        assert not live_processes((mark,)), sandbox
+
+
+def test_planted_symlinks_never_redirect_the_referee(tmp_path: Path) -> None:
+    """A bot swaps the other seats' stderr files for links to a file elsewhere; the referee
+    opens the next stderr file without following them (tested without the sandbox, where the
+    bot can reach the directory at all), and in the sandbox the directory is not even there."""
+    tmp_path.chmod(0o755)
+    precious = tmp_path / "precious.txt"
+    precious.write_text("keep me")
+    logs = tmp_path / "logs"
+    crashing = f"{sys.executable} {ROOT / 'tests/bots/faulty_bot.py'} --crash-at 2"
+    for sandbox in ("off", "on"):
+        proc = run_cli("play", "peppa", "--seed", "4", *FAST, "--games", "2", "--sandbox", sandbox,
+                       "--seat", intruder("--symlink", str(logs), str(precious)), "--seat", crashing,
+                       "--seat", "random", "--seat", "random", "--bot-stderr", str(logs), check=True)
+        assert "seat 1 crash" in proc.stdout and "seat 0" not in proc.stdout.split("fault:", 1)[1]
+        seen = reports(logs / "seat0.stderr")
+        assert (seen[0]["symlinked"] > 0) is (sandbox == "off")
+        assert precious.read_text() == "keep me"
+    assert not (logs / "seat1.stderr").is_symlink(), "the referee made its file afresh, the bot could not reach it"
+
+
+@pytest.mark.parametrize(
+    "attack, limit, detail",
+    [
+        (("--fork-cpu", "3"), ("--bot-cpu", "2"), "CPU time limit of 2 s"),
+        (("--fork-memory", "4", "100"), ("--bot-memory", "256"), "memory limit of 256 MiB"),
+        (("--fork-files", "4", "30"), ("--bot-files", "40"), "open files limit of 40"),
+        (("--fork-files", "40", "1"), ("--bot-procs", "16"), "process limit of 16"),
+    ],
+)
+@pytest.mark.parametrize("sandbox", ["on", "off"])
+def test_helpers_cannot_spread_a_tree_past_its_limits(attack, limit, detail, sandbox: str, tmp_path: Path) -> None:
+    """Each helper stays under the per-process limit; together they go over, and the tree gets
+    its limit fault, decided from the kernel's account; the other seats play on."""
+    summary, _ = play("pigugnin", [intruder(*attack, "--hold", "15"), "random", "random", "random"], tmp_path,
+                      "--sandbox", sandbox, *limit, "--move-time", "20")
+    assert summary["status"] == "complete"
+    assert [(f["seat"], f["kind"]) for f in summary["faults"]] == [(0, "limit")], summary["faults"]
+    assert detail in summary["faults"][0]["detail"]
+
+
+def test_a_bot_that_prints_memory_error_is_a_crash_not_a_limit(tmp_path: Path) -> None:
+    """A limit fault is the kernel's word, not the bot's: words on stderr prove nothing."""
+    tmp_path.chmod(0o755)
+    liar = tmp_path / "liar.py"
+    liar.write_text("import sys\nprint('ready', flush=True)\nsys.stdin.readline()\n"
+                    "print('MemoryError: Too many open files', file=sys.stderr)\nsys.exit(1)\n")
+    summary, _ = play("peppa", [f"{sys.executable} {liar}", "random", "random", "random"], tmp_path,
+                      "--bot-memory", "256", "--bot-files", "40", "--sandbox", "on")
+    assert [(f["seat"], f["kind"]) for f in summary["faults"]] == [(0, "crash")]
+
+
+def test_no_bot_process_plays_two_rotations_of_one_deal_set_and_no_file_survives(tmp_path: Path) -> None:
+    """With duplicate deals a bot that kept its hands would know the other seats' cards when
+    the deal set comes back rotated: each process meets a deal set once, and in the sandbox
+    its scratch is empty at every match."""
+    from cardcli.tournament import runner
+
+    directory = tmp_path / "t"
+    config = runner.Config(
+        game="peppa", variant=None, options={}, players=4, deal_sets=3, seed=5,
+        entrants=(("intruder", intruder("--remember")), ("house", "random")),
+        settings={"move_time": 5.0, "startup_time": 10.0, "quit_grace": 0.5, "keep_info": True},
+        sandbox={"mode": "on"},
+    )
+    runner.create(directory, config)
+    runner.run(directory, config, 1, lambda *_: None)
+    records = read_records(directory / "records.jsonl")
+    assert len(records) == len(config.schedule()) == 3 * 2
+    played: dict[str, set[int]] = {}
+    for record in records:
+        for seat, lines in record["info"].items():
+            token, memories = lines[0].split()[1], int(lines[1].split()[1])
+            assert memories == 0, "a file from an earlier match survived"
+            deal_set = record["tournament"]["deal_set"]
+            assert deal_set not in played.setdefault(token, set()), "one process met a deal set twice"
+            played[token].add(deal_set)
+    assert any(len(sets) > 1 for sets in played.values()), "processes were kept alive between deal sets"
+
+
+def test_the_sandbox_changes_nothing_a_fair_bot_sees(tmp_path: Path) -> None:
+    """Deterministic bots give the same records with the sandbox on and off (timings and the
+    sandbox's own description aside)."""
+    def records(sandbox: str) -> list[dict[str, Any]]:
+        directory = tmp_path / sandbox
+        run_cli("tournament", "seep", "--dir", str(directory), "--seed", "21", "--deal-sets", "2", "-j", "2",
+                "--bot", f"py={sys.executable} {ROOT / 'bots/python/random_bot.py'} --seed 4",
+                "--bot", f"sh=bash {ROOT / 'bots/bash/random_bot.sh'}", "--sandbox", sandbox, check=True, timeout=300)
+        found = read_records(directory / "records.jsonl")
+        for record in found:
+            for key in ("started", "finished"):
+                record.pop(key)
+            for seat in record["seats"]:
+                seat.pop("sandbox")
+            for deal in record["deals"]:
+                for move in deal["moves"]:
+                    move.pop("ms")
+        return sorted(found, key=lambda r: r["tournament"]["index"])
+
+    on, off = records("on"), records("off")
+    assert len(on) == 2 * 2  # two deal sets, each in two rotations of the two partnerships
+    assert on == off
+
+
+def test_sandbox_on_refuses_to_run_unguarded(tmp_path: Path) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    proc = run_cli("play", "peppa", "--sandbox", "on", "--seat", INTRUDER, "--seat", "random", "--seat", "random",
+                   "--seat", "random", env_path=str(empty))
+    assert proc.returncode == 2 and "bubblewrap" in proc.stderr and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    auto = run_cli("play", "peppa", "--sandbox", "auto", "--seat", INTRUDER, "--seat", "random", "--seat", "random",
+                   "--seat", "random", env_path=str(empty))
+    assert auto.returncode == 0 and "unguarded" in auto.stderr
