@@ -242,6 +242,35 @@ def test_no_bot_process_plays_two_rotations_of_one_deal_set_and_no_file_survives
     assert any(len(sets) > 1 for sets in played.values()), "processes were kept alive between deal sets"
 
 
+@pytest.mark.parametrize("sandbox", ["on", "off"])
+def test_a_tournament_bot_cannot_read_the_tournament_even_naming_its_files(sandbox: str, tmp_path: Path) -> None:
+    """The master seed in config.json and the earlier rotations of the deal being played in
+    records.jsonl: named on the bot's own command line, and still not there (without the
+    sandbox the same bot reads them: the attack is real)."""
+    from cardcli.tournament import runner
+
+    directory = tmp_path / "t"
+    directory.mkdir()
+    secrets = [directory / "config.json", directory / "records.jsonl", directory]
+    config = runner.Config(
+        game="peppa", variant=None, options={}, players=4, deal_sets=2, seed=5,
+        entrants=(("intruder", intruder(*[f"--probe={p}" for p in secrets])), ("house", "random")),
+        settings={"move_time": 5.0, "startup_time": 10.0, "quit_grace": 0.5, "keep_info": True},
+        sandbox={"mode": sandbox},
+    )
+    runner.create(directory, config)
+    runner.run(directory, config, 1, lambda *_: None)
+    records = read_records(directory / "records.jsonl")
+    probes = [line for record in records[1:] for lines in record["info"].values() for line in lines
+              if line.startswith("probe ")]
+    assert len(probes) >= 3 * 2, "the intruder probed every secret in every match after the first"
+    if sandbox == "on":
+        assert all("refused" in line for line in probes), probes
+    else:
+        assert any("config.json 'read: {" in line for line in probes), probes
+        assert any("records.jsonl 'read: {" in line for line in probes), probes
+
+
 def test_the_sandbox_changes_nothing_a_fair_bot_sees(tmp_path: Path) -> None:
     """Deterministic bots give the same records with the sandbox on and off (timings and the
     sandbox's own description aside)."""

@@ -125,6 +125,8 @@ def attack(hand: list[str], seat: str) -> dict:
     report: dict = {"uid": os.getuid(), "processes": visible(), "env": sorted(os.environ),
                     "cwd": os.getcwd(), "hostname": socket.gethostname()}
     report["probes"] = {path: probe(path) for path in args.probe}
+    for path, seen in report["probes"].items():
+        send(f"info probe {path} {seen[:40]!r}")
     planted = os.path.join(os.path.dirname(os.path.abspath(__file__)), f"planted-{token}")
     try:
         with open(planted, "w") as f:
