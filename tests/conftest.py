@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import subprocess
@@ -67,18 +68,47 @@ def alive(pid: int) -> bool:
         return False
 
 
+def _become_subreaper() -> None:
+    """Make this test process the reaper of every orphan it leaves (``PR_SET_CHILD_SUBREAPER``):
+    a bot child that double-forks or calls ``setsid`` is then still a descendant of the suite,
+    so leftover checks look only at processes the suite started, never at the whole machine
+    (where another run's processes would count)."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER) failed")
+
+
+_become_subreaper()
+
+
+def suite_processes() -> list[int]:
+    """Every live descendant of this test process."""
+    found, todo = [], [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                if child not in found:
+                    found.append(child)
+                    todo.append(child)
+    return [pid for pid in found if alive(pid)]
+
+
 def live_processes(marks: tuple[str, ...] = BOT_MARKS) -> list[str]:
-    """Live processes whose command line has one of ``marks`` (and the faulty bot's children)."""
+    """Live processes started by the suite whose command line has one of ``marks`` (and the
+    faulty bot's sleeping children)."""
     found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for pid in suite_processes():
         try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        if (any(mark in cmdline for mark in marks) or cmdline.strip() == "sleep 300") and alive(int(entry.name)):
-            found.append(f"{entry.name}: {cmdline.strip()[:120]}")
+        if any(mark in cmdline for mark in marks) or cmdline.strip() == "sleep 300":
+            found.append(f"{pid}: {cmdline.strip()[:120]}")
     return found
 
 

@@ -21,7 +21,7 @@ from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
 from ..seats.spec import make_seat
 from ..seats.sandbox import resolve
-from .common import announce_sandbox, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy
+from .common import announce_sandbox, guarded_by, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy
 
 
 @click.command("play")
@@ -93,6 +93,8 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds, (record_path, bot_stderr))
     sandbox = resolve(asked)
     announce_sandbox(asked, sandbox)
+    if sandbox is not None:
+        click.echo(f"sandbox: {guarded_by(sandbox)}", err=True)
     built: list[Seat] = [make_seat(spec, i, seed, stderr_dir, limits, sandbox=sandbox) for i, spec in enumerate(seats)]
     status = 0
     try:
