@@ -6,9 +6,11 @@ bubblewrap); where the machine refuses them they fail and say why, they never sk
 from __future__ import annotations
 
 import json
+import subprocess
 import shutil
 import socket
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -305,3 +307,50 @@ def test_sandbox_on_refuses_to_run_unguarded(tmp_path: Path) -> None:
     auto = run_cli("play", "peppa", "--sandbox", "auto", "--seat", INTRUDER, "--seat", "random", "--seat", "random",
                    "--seat", "random", env_path=str(empty))
     assert auto.returncode == 0 and "unguarded" in auto.stderr
+
+
+def test_an_unprivileged_referee_sandboxes_in_a_user_namespace() -> None:
+    """A referee run by an ordinary user (here uid 65534, with the system's Python of the same
+    version and a world-readable copy of cardcli and its packages) gets bubblewrap's user
+    namespace instead of a uid per bot: the bot still sees no other process, no environment,
+    no path of the referee's."""
+    python = shutil.which(f"python{sys.version_info.major}.{sys.version_info.minor}", path="/usr/bin:/bin")
+    assert python is not None, "this test needs the system's Python of the suite's version in /usr/bin"
+    tmp_path = Path(tempfile.mkdtemp(prefix="cardcli-unprivileged-"))  # pytest's own are closed to others
+    try:
+        run_unprivileged(python, tmp_path)
+    finally:
+        shutil.rmtree(tmp_path)
+
+
+def run_unprivileged(python: str, tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    import attr, attrs, click, openskill, cardcli
+
+    site = Path(click.__file__).parent.parent
+    for package in (click, attrs, attr, openskill, cardcli):
+        folder = Path(package.__file__).parent
+        shutil.copytree(folder, tree / folder.name, ignore=shutil.ignore_patterns("__pycache__"))
+    for compiled in site.glob("*__mypyc*.so"):
+        shutil.copy(compiled, tree)
+    shutil.copy(ROOT / "tests/bots/intruder_bot.py", tree)
+    logs = tmp_path / "logs"  # writable by the referee's uid: its record and the stderr files
+    secret = logs / "games.jsonl"
+    logs.mkdir()
+    for path in (tmp_path, tree, logs, *tree.rglob("*")):
+        path.chmod(0o777 if path == logs else 0o755)
+    spy = f"{python} {tree / 'intruder_bot.py'} --probe={secret} --probe={logs}"
+    proc = subprocess.run(
+        ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", "-i", "PATH=/usr/bin:/bin",
+         f"PYTHONPATH={tree}", "HOME=/tmp", python, "-m", "cardcli", "play", "peppa", "--sandbox", "on", "--seed", "3",
+         "--seat", spy, "--seat", "random", "--seat", "random", "--seat", "random", "--bot-stderr", str(logs),
+         "--record", str(secret)],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "the referee's uid in a user namespace" in proc.stderr
+    seen = reports(logs / "seat0.stderr")[0]
+    assert list(seen["processes"]) == ["1"] and "--seed" not in seen["processes"]["1"]
+    assert seen["env"] == ["HOME", "LANG", "PATH", "PWD", "TMPDIR"]
+    assert all(result.startswith("refused") for result in seen["probes"].values()), seen["probes"]
+    assert read_records(secret)[0]["seats"][0]["sandbox"].startswith("bubblewrap")
