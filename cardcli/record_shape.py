@@ -109,6 +109,7 @@ def problem(record: Any) -> str | None:
         _result_problem(record["result"], seats),
         _tournament_problem(record.get("tournament"), seats),
         _info_problem(record.get("info")),
+        _signature_problem(record.get("signature")),
     ):
         if found is not None:
             return found
@@ -306,6 +307,17 @@ def _info_problem(info: Any) -> str | None:
     return None
 
 
+def _signature_problem(signature: Any) -> str | None:
+    """A signature (``cardcli/signing.py``): its shape only; whether it holds is ``verify
+    --public-key``'s question."""
+    if signature is None:
+        return None
+    if (type(signature) is not dict or set(signature) != {"alg", "key", "sig"} or signature["alg"] != "ed25519"
+            or not (_is_text(signature["key"], 200) and _is_text(signature["sig"], 200))):
+        return "'signature' must be an object of 'alg' (\"ed25519\"), 'key' and 'sig' (texts)"
+    return None
+
+
 _SETTINGS = {"move_time", "startup_time", "quit_grace", "on_fault", "keep_info", "max_deals"}
 _LIMITS = {"memory_mb", "cpu_seconds", "open_files", "processes"}
 
@@ -341,6 +353,8 @@ def config_problem(config: Any) -> str | None:
          and all(v is None or _is_int(v, 1) for v in config.get("limits", {}).values()),
          "an object of the bot limits, positive integers or nulls"),
         ("sandbox", _sandbox_ok(config.get("sandbox", {})), "an object of mode (auto, on or off), network and binds"),
+        ("sign_key", config.get("sign_key") is None or _is_text(config.get("sign_key"), MAX_COMMAND_TEXT),
+         "null or the path of a private key"),
     ):
         if not ok:
             return f"{key!r} must be {kind}"

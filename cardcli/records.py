@@ -21,6 +21,11 @@ import attrs
 from . import __version__, record_shape
 from .errors import RecordError
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: appends are then not locked
+    fcntl = None  # type: ignore[assignment]
+
 FORMAT = "cardcli-record"
 FORMAT_VERSION = 1
 
@@ -88,22 +93,29 @@ def dump(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def append(path: Path, record: dict[str, Any]) -> None:
-    """Append a record as one line and make it durable (flushed and fsynced) before returning."""
-    append_line(path, dump(record))
+def append(path: Path, record: dict[str, Any]) -> "Repair | None":
+    """Append a record as one line and make it durable (flushed and fsynced) before returning;
+    a torn last line found in the file first is repaired (:func:`repair_tail`), never glued to."""
+    return append_line(path, dump(record))
 
 
-def append_line(path: Path, line: str) -> None:
+def append_line(path: Path, line: str) -> "Repair | None":
     """Append a record already written by :func:`dump` (a tournament worker writes its own),
-    durably."""
-    line += "\n"
+    durably, and return what was done to a torn last line found there, if anything.
+
+    The file is locked (``flock``) from the look at its last line to the fsync, so two
+    cardcli processes appending to one file never cut or glue each other's records."""
+    data = (line + "\n").encode("utf-8")
     try:
-        with open(path, "a", encoding="utf-8") as f:
-            f.write(line)
+        with open(path, "a+b") as f:
+            _lock(f)
+            repaired = _repair(f, path, MAX_RECORD_BYTES)
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
     except OSError as err:
         raise RecordError(f"cannot write the record to {path}: {err.strerror}") from None
+    return repaired
 
 
 def check_appendable(path: Path) -> None:
@@ -222,6 +234,87 @@ def line_number(path: Path, offset: int) -> int:
 
 
 @attrs.frozen
+class Repair:
+    """What :func:`repair_tail` did to a file whose last line had no line end."""
+
+    line: int
+    """The number of that line."""
+    size: int
+    """Its length in bytes."""
+    ended: bool
+    """True: it was a whole record without its newline, and was ended; False: it was cut off."""
+
+    def describe(self, path: Path | str) -> str:
+        if self.ended:
+            return f"{path}:{self.line}: the last record had no line end; ended it there"
+        return (f"{path}:{self.line}: cut off a torn last line ({self.size} bytes of a record cut short "
+                f"while it was written)")
+
+
+def repair_tail(path: Path, max_bytes: int = MAX_RECORD_BYTES) -> Repair | None:
+    """Make a record file end with a whole line before anything is appended to it: a last line
+    without its newline (a writer killed mid-record) is cut off, unless it is a whole record
+    missing only its newline, which is ended. ``play --record`` and a tournament's resume share
+    this, so a record is never glued to a fragment (the pair would be one line no reader
+    accepts). Returns what was done, or None for a file that ends well (or does not exist)."""
+    try:
+        with open(path, "r+b") as f:
+            _lock(f)
+            return _repair(f, path, max_bytes)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise RecordError(f"{path}: cannot repair its last line: {err.strerror}") from None
+
+
+def _repair(handle: BinaryIO, path: Path, max_bytes: int) -> Repair | None:
+    size = handle.seek(0, os.SEEK_END)
+    if size == 0:
+        return None
+    handle.seek(size - 1)
+    if handle.read(1) == b"\n":
+        return None
+    start = _last_line_start(handle, size)
+    length = size - start
+    ended = False
+    if length <= max_bytes:
+        handle.seek(start)
+        try:
+            decode(handle.read(length))
+            ended = True
+        except LineError:
+            ended = False
+    if ended:
+        handle.seek(size)
+        handle.write(b"\n")
+    else:
+        handle.truncate(start)
+    handle.flush()
+    os.fsync(handle.fileno())
+    return Repair(line_number(path, start), length, ended)
+
+
+def _last_line_start(handle: BinaryIO, size: int) -> int:
+    """The offset just after the last newline before ``size`` (0 when there is none), found by
+    reading backwards, so a long file costs only its last line."""
+    end = size
+    while end > 0:
+        begin = max(0, end - _CHUNK)
+        handle.seek(begin)
+        at = handle.read(end - begin).rfind(b"\n")
+        if at >= 0:
+            return begin + at + 1
+        end = begin
+    return 0
+
+
+def _lock(handle: BinaryIO) -> None:
+    """An exclusive advisory lock on the whole file until it is closed (where ``flock`` exists)."""
+    if fcntl is not None:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+
+
+@attrs.frozen
 class Loaded:
     line: int
     record: dict[str, Any]
@@ -303,9 +396,13 @@ _STRING = re.compile(rb'"[^"]*"')
 
 def load_json(raw: bytes) -> Any:
     """Any JSON text, within bounds: UTF-8, nested at most :data:`MAX_DEPTH` deep, integers
-    within Python's digit limit, no ``NaN`` or ``Infinity``. Raises LineError saying why not.
+    within Python's digit limit, no ``NaN`` or ``Infinity``, no key twice in one object.
+    Raises LineError saying why not.
 
-    The depth is checked before parsing, because ``json.loads`` recurses once per level.
+    The depth is checked before parsing, because ``json.loads`` recurses once per level. A
+    repeated key is refused because readers disagree on it (Python keeps the last, others the
+    first): a record with two ``result`` fields would say one thing to ``verify`` and another
+    to a different tool.
     """
     try:
         text = raw.decode("utf-8")
@@ -315,11 +412,13 @@ def load_json(raw: bytes) -> Any:
     if too_deep(raw):
         raise LineError(deep)
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
     except json.JSONDecodeError as err:
         raise LineError(str(err)) from None
     except _Constant as err:
         raise LineError(f"{err} is not a JSON number") from None
+    except _Duplicate as err:
+        raise LineError(f"the key {err.args[0][:40]!r} appears twice in one object") from None
     except ValueError:
         raise LineError(f"a number of more than {sys.get_int_max_str_digits()} digits") from None
     except RecursionError:
@@ -357,3 +456,18 @@ class _Constant(ValueError):
 
 def _no_constant(name: str) -> Any:
     raise _Constant(name)
+
+
+class _Duplicate(ValueError):
+    """A key that appears twice in one JSON object."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Duplicate(key)
+            seen.add(key)
+    return data

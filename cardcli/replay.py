@@ -5,6 +5,11 @@ compared with the recorded hands, every move is checked against the decision tha
 applied through the engine, and every deal score and the result are compared with the record.
 The first difference stops the walk with a :class:`VerificationError` that names the deal and
 move.
+
+Faults are checked against the moves as well (:func:`fault_points`, :func:`_check_fallback`):
+a fault's seat plays on through the referee's fallback player, which is seeded from the match,
+so its moves are known exactly; a forged fault, an erased one whose fallback marks remain, or
+fallback moves swapped for other legal ones all show.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from .games import registry
 from .games.base import Event, MatchState, Outcome
 from .games.dealing import shuffled
 from .safe_text import printable
+from .seats.base import Request, Seat
+from .seats.builtin import random_seat
 
 
 @attrs.frozen
@@ -71,6 +78,8 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
         raise fail(str(err)) from None
     deals = record["deals"]
     status = record["status"]
+    points = fault_points(record, fail)
+    fallbacks: dict[int, Seat] = {}
     if record.get("first_dealer") != first:
         raise fail(f"first dealer {record.get('first_dealer')} is not the seed's {first}")
     for index, deal in enumerate(deals):
@@ -92,9 +101,13 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
             yield Step(number, None, tuple(events), deal)
             if quiet:
                 for m, move in enumerate(deal["moves"]):
+                    if points or "by" in move:
+                        _check_fallback(state, move, points, fallbacks, setup.seed, fail, number, m)
                     _apply(state, move, fail, number, m, quiet)
             else:
                 for m, move in enumerate(deal["moves"]):
+                    if points or "by" in move:
+                        _check_fallback(state, move, points, fallbacks, setup.seed, fail, number, m)
                     yield Step(number, m, tuple(_apply(state, move, fail, number, m)), move)
         except (KeyError, TypeError, AttributeError) as err:
             raise fail(f"a field is missing or malformed ({err})", number) from None
@@ -113,6 +126,91 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
         if deal.get("notes", []) != list(got.notes):
             raise fail(f"recorded notes {deal.get('notes')}, the rules give {list(got.notes)}", number)
     return _finish(record, state, fail)
+
+
+def fault_points(record: dict[str, Any], fail: Any) -> dict[int, tuple[int, int]]:
+    """Seat → (deal, move index) of its fault, from which the fallback player makes its moves,
+    after checking that the faults fit the record as the referee writes them:
+
+    - a fault lies where the record goes (deal 0, move 0 is before the first deal: the start);
+    - an aborted match has a fault, and every fault of it is where the record stops (the
+      referee stops at the fault; several bots may fail to start at once);
+    - in a complete match a seat faults at most once (its fallback player never faults), and a
+      fault in a deal is at the very move the fallback player then made for that seat;
+    - the fault policy recorded in the settings is the one the record follows.
+
+    The moves themselves are checked by :func:`_check_fallback` as the walk reaches them.
+    """
+    deals = record["deals"]
+    status = record["status"]
+    on_fault = record["settings"].get("on_fault")
+    end = (len(deals), len(deals[-1]["moves"])) if deals else (0, 0)
+    points: dict[int, tuple[int, int]] = {}
+    for n, fault in enumerate(record["faults"], start=1):
+        seat, deal, move = fault["seat"], fault["deal"], fault["move"]
+        at = f"fault {n} (seat {seat}, deal {deal}, move {move + 1})"
+        if deal > len(deals) or (deal == 0 and move != 0) or (deal > 0 and move > len(deals[deal - 1]["moves"])):
+            raise fail(f"{at} is at a place the record never reaches")
+        if status == "aborted":
+            if (deal, move) != end:
+                raise fail(f"{at} is not where the aborted match stops")
+            continue
+        if seat in points:
+            raise fail(f"{at}: seat {seat} faulted already; after a fault the fallback player makes its moves")
+        if deal > 0:
+            moves = deals[deal - 1]["moves"]
+            if move == len(moves) or moves[move]["seat"] != seat:
+                raise fail(f"{at}: the fallback player must make seat {seat}'s move right there, "
+                           "and the record has no such move")
+        points[seat] = (deal, move)
+    if status == "aborted":
+        if not record["faults"]:
+            raise fail("the match is aborted, but no fault stopped it")
+        if on_fault is not None and on_fault != "abort":
+            raise fail(f"the match is aborted, but its fault policy is {on_fault!r}")
+    elif points and on_fault == "abort":
+        raise fail("a fault under the fault policy 'abort', yet the match went on")
+    return points
+
+
+def fallback_player(seed: int, seat: int) -> Seat:
+    """The referee's fallback player for ``seat``, seeded from the match exactly as
+    ``Referee._fault`` seeds it, so its choices can be made again here."""
+    return random_seat("fallback", f"{seed}/{seat}")
+
+
+def _check_fallback(
+    state: MatchState, move: dict[str, Any], points: dict[int, tuple[int, int]], players: dict[int, Seat],
+    seed: int, fail: Any, deal: int, m: int,
+) -> None:
+    """A move is marked ``"by": "fallback"`` exactly when its seat has faulted at or before it,
+    and a fallback move is the one the seeded fallback player chooses from the moves the rules
+    offer (it is asked once per move of its seat, as the referee asks it)."""
+    seat = move["seat"]
+    point = points.get(seat)
+    due = point is not None and (deal, m) >= point
+    marked = move.get("by") == "fallback"
+    if marked and not due:
+        raise fail(f"the move is marked as the fallback player's, but seat {seat} has "
+                   f"{'not faulted yet' if point is not None else 'no fault'}", deal, m)
+    if not due:
+        return
+    assert point is not None
+    if not marked:
+        raise fail(f"seat {seat} faulted (deal {point[0]}, move {point[1] + 1}), so its moves from there on are "
+                   "the fallback player's, but this one is not marked so", deal, m)
+    decision = next((d for d in state.decisions() if d.seat == seat), None)
+    if decision is None:
+        return  # not the seat's turn: _apply says so
+    player = players.get(seat)
+    if player is None:
+        player = players[seat] = fallback_player(seed, seat)
+    player.ask(Request(decision.kind, decision.moves, 1))
+    answer = player.poll()
+    chosen = answer.move if answer is not None else None
+    if chosen != move["move"]:
+        raise fail(f"seat {seat}'s fallback move is {move['move']!r}, but the fallback player, seeded from the "
+                   f"match, chooses {chosen!r}", deal, m)
 
 
 def _apply(

@@ -13,7 +13,7 @@ import click
 
 from .. import __version__
 from ..errors import CardcliError
-from . import check_bot, games, play, replay, tournament, verify, watch
+from . import check_bot, games, keys, play, replay, tournament, verify, watch
 
 
 class CardcliGroup(click.Group):
@@ -59,6 +59,7 @@ cli.add_command(games.rules)
 cli.add_command(tournament.tournament)
 cli.add_command(check_bot.check_bot)
 cli.add_command(watch.watch)
+cli.add_command(keys.keys)
 
 
 def main() -> None:

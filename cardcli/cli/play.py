@@ -10,6 +10,7 @@ from typing import Callable, Sequence
 
 import click
 
+from .. import signing
 from ..errors import Interrupted, UsageError
 from ..games.base import Event
 from ..games import registry
@@ -36,6 +37,9 @@ from .common import announce_sandbox, guarded_by, json_option, parse_assignments
               help="Play this many matches in a row with the same bot processes; match k uses seed+k-1.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
               help="Append the game record to this file (JSON Lines).")
+@click.option("--sign-key", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Sign each record with this private key (keys new PREFIX writes PREFIX.key); "
+                   "needs pip install 'cardcli[sign]'.")
 @click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
               help="Seconds a seat has for each move.")
 @click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
@@ -61,7 +65,8 @@ from .common import announce_sandbox, guarded_by, json_option, parse_assignments
 @click.option("-v", "--verbose", is_flag=True, help="Log every protocol line on stderr.")
 @json_option
 def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[str, ...], players: int | None,
-         seed: int | None, count_games: int, record_path: str | None, move_time: float, startup_time: float, quit_grace: float,
+         seed: int | None, count_games: int, record_path: str | None, sign_key: str | None, move_time: float,
+         startup_time: float, quit_grace: float,
          on_fault: str, bot_stderr: str | None, max_deals: int, bot_memory: int | None,
          bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
          sandbox_binds: tuple[str, ...], bot_procs: int | None, keep_info: bool, events: bool, verbose: bool,
@@ -83,6 +88,7 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     setup = registry.resolve(game, variant, given, count, seed)
     if not seats:
         seats = ("random",) * setup.num_players
+    signer = _signer(sign_key, record_path)
     if record_path is not None:
         check_appendable(Path(record_path))
     stderr_dir = Path(bot_stderr) if bot_stderr else None
@@ -90,7 +96,7 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
         stderr_dir.mkdir(parents=True, exist_ok=True)
     settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info, max_deals)
     limits = Limits(bot_memory, bot_cpu, bot_files, bot_procs)
-    asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds, (record_path, bot_stderr))
+    asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds, (record_path, bot_stderr, sign_key))
     sandbox = resolve(asked)
     announce_sandbox(asked, sandbox)
     if sandbox is not None:
@@ -108,7 +114,10 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
             listener = _event_printer(k + 1, setup.spec.name) if events else None
             result = play_match(setup, built, settings, listener=listener, close=False)
             if record_path is not None:
-                append(Path(record_path), result.record)
+                record = result.record if signer is None else signing.signed(result.record, signer)
+                repaired = append(Path(record_path), record)
+                if repaired is not None:
+                    click.echo(f"cardcli: {repaired.describe(record_path)}", err=True)
             if as_json or events:
                 print_json(summary_json(setup, result, record_path))
             else:
@@ -118,6 +127,15 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     finally:
         close_all(built, quit_grace)
     return status
+
+
+def _signer(sign_key: str | None, record_path: str | None) -> signing.PrivateKey | None:
+    """The key that signs the records, read before any bot starts, so a bad key costs no match."""
+    if sign_key is None:
+        return None
+    if record_path is None:
+        raise UsageError("--sign-key signs the record: give --record PATH too")
+    return signing.private_key(sign_key)
 
 
 def _event_printer(match: int, game: str) -> Callable[[Sequence[Event]], None]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from .. import signing
 from ..errors import Interrupted, UsageError
 from ..games import registry
 from ..games.dealing import new_seed
@@ -48,6 +49,9 @@ from .common import (announce_sandbox, guarded_by, json_option, parse_assignment
 @click.option("--bot-cpu", type=click.IntRange(min=1), default=None, metavar="SECONDS")
 @click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N")
 @sandbox_options("auto")
+@click.option("--sign-key", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Sign every record with this private key (keys new PREFIX writes PREFIX.key); the path is "
+                   "kept in the configuration so --resume signs on. Needs pip install 'cardcli[sign]'.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Also write the table as CSV.")
 @json_option
 def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
@@ -55,7 +59,8 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
                jobs: int | None, directory: str | None, resume: str | None, restart_bots: bool, move_time: float,
                startup_time: float, quit_grace: float, max_deals: int, on_fault: str, bot_memory: int | None,
                bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
-               sandbox_binds: tuple[str, ...], bot_procs: int | None, csv_path: str | None, as_json: bool) -> int:
+               sandbox_binds: tuple[str, ...], bot_procs: int | None, sign_key: str | None, csv_path: str | None,
+               as_json: bool) -> int:
     """Play a tournament of GAME between the --bot entrants and print the table.
 
     Every finished match is appended (and fsynced) to DIR/records.jsonl; an interrupted
@@ -63,9 +68,13 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
     Ctrl-C exits 130 and SIGTERM 143, after ending every worker and bot; finished matches are kept.
     """
     signal.signal(signal.SIGTERM, _terminated)
+    key_path = str(Path(sign_key).resolve()) if sign_key is not None else None
     if resume is not None:
         path = Path(resume)
         config = runner.load(path)
+        if key_path is not None and key_path != config.sign_key:
+            raise UsageError(f"--resume continues {path} as it was made: its records are signed with "
+                             f"{config.sign_key or 'no key'}, not --sign-key {sign_key}")
     else:
         if game is None or directory is None:
             raise UsageError("give GAME, --dir DIR and at least two --bot NAME=SPEC (or --resume DIR)")
@@ -75,7 +84,10 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
                              {"memory_mb": bot_memory, "cpu_seconds": bot_cpu, "open_files": bot_files,
                               "processes": bot_procs},
                              {"mode": sandbox_mode, "network": bot_network,
-                              "binds": list(sandbox_policy(sandbox_mode, bot_network, sandbox_binds).binds)})
+                              "binds": list(sandbox_policy(sandbox_mode, bot_network, sandbox_binds).binds)},
+                             key_path)
+    if config.sign_key is not None:
+        signing.private_key(config.sign_key)  # can it be read? (kept for the workers, which sign)
     guard = resolve(config.sandbox_policy())
     announce_sandbox(config.sandbox_policy(), guard)
     if resume is None:
@@ -99,7 +111,8 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
 def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
                 players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
                 restart_bots: bool, move_time: float, startup_time: float, quit_grace: float, max_deals: int,
-                on_fault: str, limits: dict[str, int | None], sandbox: dict[str, object]) -> runner.Config:
+                on_fault: str, limits: dict[str, int | None], sandbox: dict[str, object],
+                sign_key: str | None) -> runner.Config:
     entrants = []
     for item in bots:
         name, sep, spec = item.partition("=")
@@ -127,6 +140,7 @@ def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: 
                   "on_fault": on_fault, "max_deals": max_deals},
         limits=limits,
         sandbox=sandbox,
+        sign_key=sign_key,
     )
 
 

@@ -24,7 +24,7 @@ import attrs
 
 from ..errors import RecordError, UsageError
 from ..games import registry
-from .. import record_shape, records
+from .. import record_shape, records, signing
 from ..records import append_line, dump
 from ..safe_text import display_name
 from ..referee import Settings, play_match
@@ -58,6 +58,9 @@ class Config:
     sandbox: dict[str, Any] = attrs.field(factory=dict)
     """``mode``, ``network`` and ``binds`` as given; a tournament made before the sandbox
     existed has none and keeps running its bots as it did (``off``)."""
+    sign_key: str | None = None
+    """The absolute path of the private key that signs every record (``--sign-key``), or None.
+    Only the path is stored, never the key, so that ``--resume`` signs on with the same key."""
     hidden: tuple[str, ...] = attrs.field(default=(), eq=False)
     """The tournament's own directory while it runs: never stored, masked from every bot."""
 
@@ -72,7 +75,7 @@ class Config:
             mode=self.sandbox.get("mode", "off"),
             network=bool(self.sandbox.get("network", False)),
             binds=tuple(self.sandbox.get("binds", ())),
-            hidden=self.hidden,
+            hidden=self.hidden + ((self.sign_key,) if self.sign_key is not None else ()),
         )
 
     @staticmethod
@@ -182,7 +185,7 @@ def run_one(config: Config, match: MatchPlan, pool: BotPool) -> dict[str, Any]:
     finally:
         pool.release(match, seats)
     record = result.record
-    record["tournament"] = {
+    tag = {
         "index": match.index,
         "key": match.key,
         "deal_set": match.deal_set,
@@ -190,6 +193,14 @@ def run_one(config: Config, match: MatchPlan, pool: BotPool) -> dict[str, Any]:
         "seating": list(match.seating),
         "entrants": [config.names[e] for e in match.seating],
     }
+    record["tournament"] = tag
+    if config.sign_key is not None:
+        # signed here, in the worker, tag included; the key was read (and kept) at the start.
+        # The tag stays the last field: _schedule_index reads it alone from the end of a line.
+        signature = signing.sign(record, signing.private_key(config.sign_key))
+        del record["tournament"]
+        record["signature"] = signature
+        record["tournament"] = tag
     return record
 
 
@@ -230,7 +241,8 @@ def load(directory: Path) -> Config:
 def finished(directory: Path, repair: bool = True) -> dict[int, int]:
     """Schedule index → byte offset of every finished match in the records file. A torn last
     line (a run killed while writing) is cut off so that its match is played again (with
-    ``repair``; a reader watching a running tournament leaves it alone). Lines are read within
+    ``repair``, by :func:`cardcli.records.repair_tail`, as ``play --record`` does; a reader
+    watching a running tournament leaves it alone). Lines are read within
     the tournament's line limit; a line without a schedule index is a RecordError naming it.
     Only the index is read here (see :func:`_schedule_index`); :func:`records_in_order` checks
     each record in full when the table is made."""
@@ -241,7 +253,8 @@ def finished(directory: Path, repair: bool = True) -> dict[int, int]:
     limit = records.MAX_RECORD_BYTES
     if (directory / CONFIG).exists():
         limit = records.limit_for(load(directory).settings.get("max_deals", Settings().max_deals))
-    good_end = 0
+    if repair:
+        records.repair_tail(path, limit)
     for line in records.lines(path, limit):
         if not line.complete:
             break
@@ -250,10 +263,6 @@ def finished(directory: Path, repair: bool = True) -> dict[int, int]:
             if index is None:
                 raise RecordError(f"{path}:{line.number}: a line that is not a tournament record (no schedule index)")
             done[index] = line.offset
-        good_end = line.offset + len(line.raw)
-    if repair and good_end != path.stat().st_size:
-        with open(path, "r+b") as f:
-            f.truncate(good_end)
     return done
 
 
