@@ -128,16 +128,23 @@ class LineBuffer:
     """Splits a byte stream into lines: ``\\n``-terminated, ``\\r\\n`` accepted, strict UTF-8,
     at most ``limit`` bytes a line (newline included).
 
-    Memory stays bounded: an over-long line raises as soon as ``limit`` bytes arrive without a
-    newline, however much more is pending.
+    Memory stays bounded: an over-long line is refused as soon as ``limit`` bytes arrive without
+    a newline, however much more is pending. Lines stay in order with their errors: a line
+    completed before the over-long one is still given out first (a bot's ``ready`` followed in
+    the same read by endless output has said ``ready``), so the error is raised by ``feed`` only
+    when no complete line is waiting, and otherwise by the ``pop`` after the last of them; what
+    is fed in between belongs to the refused stream and is dropped.
     """
 
     def __init__(self, limit: int = MAX_BOT_LINE):
         self.limit = limit
         self._pending = bytearray()
         self._lines: list[bytes] = []
+        self._error: FramingError | None = None
 
     def feed(self, data: bytes) -> None:
+        if self._error is not None:
+            return
         if data and not self._pending and data.find(b"\n") == len(data) - 1 and len(data) <= self.limit:
             self._lines.append(data[:-1])
             return
@@ -148,21 +155,30 @@ class LineBuffer:
                 break
             if cut + 1 > self.limit:
                 self._overflow()
+                return
             self._lines.append(bytes(self._pending[:cut]))
             del self._pending[: cut + 1]
         if len(self._pending) >= self.limit:
             self._overflow()
 
     def _overflow(self) -> None:
+        """Refuse the line being read: at once when nothing precedes it, else after the lines
+        already complete (kept for :meth:`pop`)."""
         head = bytes(self._pending[:60])
         self._pending.clear()
-        raise FramingError(
-            "malformed", f"line longer than {self.limit} bytes: {head!r}..."
-        )
+        error = FramingError("malformed", f"line longer than {self.limit} bytes: {head!r}...")
+        if not self._lines:
+            raise error
+        self._error = error
 
     def pop(self) -> str | None:
-        """The next complete line, decoded, without its line end; None when none is complete."""
+        """The next complete line, decoded, without its line end; None when none is complete.
+        Raises the framing error that follows the last complete line, once."""
         if not self._lines:
+            error = self._error
+            if error is not None:
+                self._error = None
+                raise error
             return None
         raw = self._lines.pop(0)
         if raw.endswith(b"\r"):
@@ -174,7 +190,15 @@ class LineBuffer:
 
     @property
     def has_lines(self) -> bool:
-        return bool(self._lines)
+        """True when :meth:`pop` has something to give: a complete line, or the error after
+        them."""
+        return bool(self._lines) or self._error is not None
+
+    @property
+    def refused(self) -> bool:
+        """True while an over-long line has been refused and its error waits behind complete
+        lines: reading more from the stream is pointless until it has been raised."""
+        return self._error is not None
 
     @property
     def partial(self) -> bytes:

@@ -113,10 +113,24 @@ class Seat:
         return None
 
     def wait_ready(self, deadline: float) -> None:
-        """Finish the handshake by ``deadline`` (a ``time.monotonic`` value), or raise SeatFault.
-
-        Starting and waiting are two steps so several bots boot at the same time.
+        """Finish the handshake of this seat alone by ``deadline`` (a ``time.monotonic``
+        value), or raise SeatFault. A match waits on all its seats at once instead
+        (:func:`cardcli.seats.gather.wait_ready_all`, built on the two methods below), so one
+        slow bot never eats into the start-up time of another.
         """
+
+    def handshake_fileno(self) -> int | None:
+        """While the handshake is open, a descriptor that turns readable when the seat has
+        more to say; None when there is nothing to wait on (an in-process seat is ready at
+        once)."""
+        return None
+
+    def read_handshake(self) -> bool:
+        """Take in whatever the seat has said so far, without blocking; True once it has said
+        ``ready``. Raise SeatFault for a handshake that went wrong. Called when
+        :meth:`handshake_fileno` is readable, and once more at the deadline, so a ``ready``
+        already waiting is never mistaken for a timeout."""
+        return True
 
     def notify(self, lines: Sequence[str]) -> None:
         """Tell the seat what it may know. Never blocks. ``lines`` may be the very list other

@@ -1,4 +1,5 @@
-"""Waiting for answers from several seats at once, each against its own deadline.
+"""Waiting for answers from several seats at once, each against its own deadline; and for the
+handshakes of a match's bots, all against one deadline.
 
 One ``poll`` watches every pending bot's stdout, so a simultaneous decision costs the slowest
 answer, not the sum, and no seat waits behind another. ``select.poll`` rather than the
@@ -14,7 +15,7 @@ import select
 import time
 from typing import Mapping
 
-from .base import Answer, Request, Seat
+from .base import Answer, FaultKind, Request, Seat, SeatFault
 
 _WRITE_RETRY = 0.01
 """Seconds between attempts to finish writing to a bot that is not reading its input."""
@@ -103,3 +104,47 @@ def _wait_several(waiting: dict[int, Seat], deadlines: dict[int, float], answers
                     poller.unregister(fd)
                 except KeyError:
                     pass
+
+
+def wait_ready_all(seats: Mapping[int, Seat], deadline: float) -> dict[int, SeatFault]:
+    """Finish the handshakes of several started seats by one ``deadline``, all at once: one
+    ``poll`` over every pipe, each bot's lines taken in as they come. Waiting on them one
+    after the other would charge a stalling bot's wait to every bot seated after it. When the
+    deadline has passed, what each late seat has already sent is still read before it is
+    called a timeout: a ``ready`` that is waiting in its pipe was sent in time. Returns the
+    fault of each seat that did not finish, by seat number."""
+    faults: dict[int, SeatFault] = {}
+    waiting: dict[int, Seat] = {}
+    poller = select.poll()
+    seat_of: dict[int, int] = {}
+    for seat, bot in seats.items():
+        if _handshake_done(seat, bot, faults):
+            continue
+        waiting[seat] = bot
+        fd = bot.handshake_fileno()
+        if fd is not None:
+            poller.register(fd, select.POLLIN)
+            seat_of[fd] = seat
+    while waiting:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            break
+        for fd, _ in poller.poll(left * 1000.0):
+            seat = seat_of[fd]
+            if _handshake_done(seat, waiting[seat], faults):
+                del waiting[seat]
+                poller.unregister(fd)
+    for seat, bot in waiting.items():
+        if not _handshake_done(seat, bot, faults):
+            faults[seat] = SeatFault(FaultKind.TIMEOUT, "no answer during the handshake")
+    return faults
+
+
+def _handshake_done(seat: int, bot: Seat, faults: dict[int, SeatFault]) -> bool:
+    """Read what ``bot`` has sent; True when its handshake is over, well or with a fault (kept
+    in ``faults``)."""
+    try:
+        return bot.read_handshake()
+    except SeatFault as fault:
+        faults[seat] = fault
+        return True

@@ -11,12 +11,15 @@ tree, even the parts that left its session) and in a sandbox (:mod:`cardcli.seat
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import select
-import selectors
+import shutil
 import signal
+import struct
 import subprocess
+import termios
 import threading
 import time
 from pathlib import Path
@@ -26,6 +29,7 @@ from .. import protocol
 from ..safe_text import DETAIL_WIDTH, printable
 from . import cgroups
 from .base import Answer, FaultKind, Identity, Request, Seat, SeatFault, clip
+from .gather import wait_ready_all
 from .limits import Limits
 from .sandbox import DEFAULT_PROCESSES, Jail, SandboxError, SandboxPolicy, describe
 from .watchdog import WATCHDOG
@@ -40,6 +44,11 @@ STDERR_TAIL = 8192
 """Bytes of each bot's latest stderr kept in memory, to explain how it died."""
 MAX_INFO_LINES = 1000
 """``info`` lines kept per bot and match when they are recorded."""
+READ_CHUNK = 65536
+"""Bytes asked of the pipe in one read: a whole default pipe."""
+READ_ROUNDS = 16
+"""Reads one call takes at most: a bot that writes faster than the referee reads still lets it
+go back to its deadlines and its other seats, with at most 1 MiB taken in."""
 
 
 class ProcessSeat(Seat):
@@ -84,6 +93,7 @@ class ProcessSeat(Seat):
         self._quit_sent = False
         self.quit_obeyed: bool | None = None
         """After close(): whether the bot exited by itself within the grace period after quit."""
+        self._greeting: _Greeting | None = None
 
     @property
     def command(self) -> list[str]:
@@ -110,8 +120,8 @@ class ProcessSeat(Seat):
         self._quit_sent = False
         self._breach = None
         limits = self.limits_in_force
-        if limits.any or self.sandbox is not None:
-            self._group = _new_group(self.tag)
+        _check_startable(self.argv[0])
+        self._group = _new_group(self.tag)
         argv, env, args_fd = self.argv, None, None
         try:
             if self._group is not None:
@@ -145,7 +155,7 @@ class ProcessSeat(Seat):
                 os.close(args_fd)
         host = cgroups.host() if self._group is not None else None
         self._isolation = describe(self.sandbox, host.label if host is not None else None)
-        if self._group is not None:
+        if self._group is not None and limits.any:
             WATCHDOG.watch(self._group, limits, self._over_limit)
         assert self._proc.stdin and self._proc.stdout and self._proc.stderr
         self._stdin_fd = self._proc.stdin.fileno()
@@ -160,38 +170,40 @@ class ProcessSeat(Seat):
         self._send([protocol.hello()], strict=False)
 
     def wait_ready(self, deadline: float) -> None:
-        fields: dict[str, str] = {}
-        declared: list[tuple[str, str]] = []
-        while True:
-            line = self._next_line(deadline, "the handshake")
+        fault = wait_ready_all({0: self}, deadline).get(0)
+        if fault is not None:
+            raise fault
+
+    def handshake_fileno(self) -> int | None:
+        return self._stdout_fd if self._proc is not None else None
+
+    def read_handshake(self) -> bool:
+        greeting = self._greeting
+        if greeting is None or greeting.proc is not self._proc:
+            greeting = self._greeting = _Greeting(self._proc)
+        if greeting.done:
+            return True
+        if self._proc is None:
+            raise SeatFault(FaultKind.CRASH, "not running")
+        self._read_available()
+        while (line := self._pop_line()) is not None:
             parsed = protocol.parse_bot_line(line)
             if parsed.kind == "ready":
-                break
+                greeting.done = True
+                fields = greeting.fields
+                self.identity = Identity(
+                    fields.get("name"), fields.get("author"), fields.get("version"), tuple(greeting.declared)
+                )
+                return True
             if parsed.kind == "id" and parsed.word in ("name", "author", "version"):
-                fields[parsed.word] = clip(parsed.text, 100)
-            elif parsed.kind == "option" and len(declared) < 100:
-                declared.append((clip(parsed.word, 100), clip(parsed.text, 100)))
+                greeting.fields[parsed.word] = clip(parsed.text, 100)
+            elif parsed.kind == "option" and len(greeting.declared) < 100:
+                greeting.declared.append((clip(parsed.word, 100), clip(parsed.text, 100)))
             elif parsed.kind == "move":
                 raise SeatFault(FaultKind.PROTOCOL, f"move during the handshake: {clip(line)!r}")
             else:
                 self._note(parsed, line)
-        self.identity = Identity(
-            fields.get("name"), fields.get("author"), fields.get("version"), tuple(declared)
-        )
-
-    def _next_line(self, deadline: float, during: str) -> str:
-        """Block until the next complete line or the deadline (used only in the handshake)."""
-        with selectors.DefaultSelector() as sel:
-            sel.register(self._stdout_fd, selectors.EVENT_READ)
-            while True:
-                line = self._pop_line()
-                if line is not None:
-                    return line
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise SeatFault(FaultKind.TIMEOUT, f"no answer during {during}")
-                if sel.select(left):
-                    self._read_available()
+        return False
 
     def request_quit(self) -> None:
         proc = self._proc
@@ -293,13 +305,20 @@ class ProcessSeat(Seat):
         self._queued += lines
 
     def ask(self, request: Request) -> None:
+        """Check what is already waiting, then write the request. The line is made first, so
+        the check and the write are as close together as they can be: whatever the bot sent
+        before the check is classified as unasked-for, never taken as this request's answer
+        (and what slips in between is caught by :meth:`_unread_request`)."""
         self._answer = None
         self._request = request
+        line = protocol.go(request.kind, request.millis, request.moves)
         self._check_unsolicited()
+        if self._answer is not None:
+            return
         self._asked_at = time.monotonic()
         self._written_at = None
         try:
-            self._send([protocol.go(request.kind, request.millis, request.moves)])
+            self._send([line])
         except SeatFault as fault:
             self._answer = Answer(None, 0.0, fault)
         if self._answer is None and not self._pending_input:
@@ -355,9 +374,29 @@ class ProcessSeat(Seat):
             if move is not None:
                 if not move or " " in move:
                     raise SeatFault(FaultKind.MALFORMED, f"a move is one token: {clip(line)!r}")
+                request = self._request
+                if request is not None and move not in request.moves and self._unread_request():
+                    raise SeatFault(
+                        FaultKind.PROTOCOL,
+                        f"move sent without a request: {clip(line)!r} (before the bot had read the request)",
+                    )
                 self._answer = Answer(move, self._elapsed())
             else:
                 self._note(protocol.parse_bot_line(line), line)
+
+    def _unread_request(self) -> bool:
+        """Whether the bot has not yet read the whole open request: then no line it sent can be
+        the answer (a stale second ``move`` that arrived just after the request was written).
+        Asked only of a move that was not offered, the one case where the answer's timing
+        changes the fault, so a legal answer costs no system call: the input pipe's count of
+        unread bytes (the request is the last thing written to it)."""
+        if self._written_at is None or self._pending_input:
+            return True
+        try:
+            unread = fcntl.ioctl(self._stdin_fd, termios.FIONREAD, b"\0\0\0\0")
+        except OSError:
+            return False
+        return struct.unpack("i", unread)[0] > 0
 
     def _check_unsolicited(self) -> None:
         """Before a request: any ``move`` already waiting was sent without being asked for.
@@ -392,9 +431,12 @@ class ProcessSeat(Seat):
         return line
 
     def _read_available(self) -> None:
-        while True:
+        """Take in what the pipe holds, up to :data:`READ_ROUNDS` reads. Stops early once the
+        framing has refused a line: the lines before it are still to be popped, and what
+        follows it is never looked at."""
+        for _ in range(READ_ROUNDS):
             try:
-                data = os.read(self._stdout_fd, 65536)
+                data = os.read(self._stdout_fd, READ_CHUNK)
             except BlockingIOError:
                 return
             except OSError as err:
@@ -407,7 +449,7 @@ class ProcessSeat(Seat):
                 self._out.feed(data)
             except protocol.FramingError as err:
                 raise SeatFault(FaultKind.MALFORMED, err.detail) from None
-            if len(data) < 65536:
+            if len(data) < READ_CHUNK or self._out.refused:
                 return
 
     def _send(self, lines: Sequence[str], strict: bool = True) -> None:
@@ -472,6 +514,31 @@ class ProcessSeat(Seat):
         finally:
             if sink is not None:
                 sink.close()
+
+
+class _Greeting:
+    """What a bot has said in its handshake so far, read a piece at a time while the referee
+    waits on every bot of the match at once; tied to one process, so a seat started again
+    shakes hands afresh."""
+
+    __slots__ = ("proc", "fields", "declared", "done")
+
+    def __init__(self, proc: subprocess.Popen[bytes] | None):
+        self.proc = proc
+        self.fields: dict[str, str] = {}
+        self.declared: list[tuple[str, str]] = []
+        self.done = False
+
+
+def _check_startable(program: str) -> None:
+    """Refuse a program that is not there or not executable before anything starts it: behind
+    the launcher the kernel's refusal would only be the launcher's exit status (126, 127),
+    where the bot's author needs the reason."""
+    found = program if os.sep in program else shutil.which(program)
+    if found is None or not os.path.exists(found):
+        raise SeatFault(FaultKind.CRASH, f"cannot start {program!r}: No such file or directory")
+    if os.path.isdir(found) or not os.access(found, os.X_OK):
+        raise SeatFault(FaultKind.CRASH, f"cannot start {program!r}: Permission denied")
 
 
 def _create_unfollowed(path: Path) -> IO[bytes] | None:

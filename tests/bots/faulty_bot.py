@@ -4,6 +4,7 @@ flag makes it fail in one chosen way at the N-th request (counted from 1)."""
 
 import argparse
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -19,10 +20,22 @@ p.add_argument("--illegal-at", type=int, default=0, help="answer a move that was
 p.add_argument("--garbage-at", type=int, default=0, help="answer a line that is not a move")
 p.add_argument("--two-words-at", type=int, default=0, help="answer 'move A B'")
 p.add_argument("--double-at", type=int, default=0, help="answer twice")
+p.add_argument("--echo-at", type=int, default=0,
+               help="answer, then send the same answer again in a write of its own (a stale move)")
+p.add_argument("--echo-delay", type=float, default=0.0, help="seconds between the answer and its echo")
+p.add_argument("--echo-after-request", action="store_true",
+               help="send the echo only once the referee's next line is waiting, unread, on stdin")
+p.add_argument("--echo-hold", type=float, default=0.0,
+               help="after the echo, wait this long before reading stdin again (a busy bot)")
+p.add_argument("--echo-log", default=None,
+               help="append 'before' or 'after' to this file: whether the referee's next line was "
+                    "already waiting when the echo was written")
 p.add_argument("--long-at", type=int, default=0, help="answer a line of 100 kB")
 p.add_argument("--bad-utf8-at", type=int, default=0, help="answer bytes that are not UTF-8")
 p.add_argument("--no-ready", action="store_true", help="never finish the handshake")
 p.add_argument("--ready-delay", type=float, default=0.0, help="wait this long before 'ready'")
+p.add_argument("--ready-then-endless", action="store_true",
+               help="write 'ready' and 40 MiB without a newline in one single write")
 p.add_argument("--exit-zero-at", type=int, default=0, help="exit with status 0 instead of answering")
 p.add_argument("--empty-at", type=int, default=0, help="answer an empty line, then nothing")
 p.add_argument("--endless-at", type=int, default=0, help="write 40 MiB without a newline")
@@ -74,6 +87,10 @@ for raw in sys.stdin:
     if words[0] == "cardcli":
         if args.no_ready:
             continue
+        if args.ready_then_endless:
+            out.write(b"ready\n" + b"y" * (40 << 20))  # one write: 'ready' and the flood arrive together
+            out.flush()
+            time.sleep(300)
         send("id name faulty")
         time.sleep(args.ready_delay)
         send("ready")
@@ -141,6 +158,17 @@ for raw in sys.stdin:
             out.flush()
         else:
             send(f"move {moves[0]}")
+        if n == args.echo_at:
+            if args.echo_after_request:
+                select.select([sys.stdin], [], [])
+            else:
+                time.sleep(args.echo_delay)
+            waiting = bool(select.select([sys.stdin], [], [], 0)[0])
+            if args.echo_log:  # written first: the referee may end the bot as soon as the echo is seen
+                with open(args.echo_log, "a") as log:
+                    log.write("after\n" if waiting else "before\n")
+            send(f"move {moves[0]}")
+            time.sleep(args.echo_hold)
         if n == args.stop_reading_at:
             time.sleep(300)
     elif words[0] == "quit":
