@@ -28,8 +28,8 @@ from .games.dealing import shuffled
 from .games.registry import Setup
 from .records import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord, software
 from .seats.base import Answer, FaultKind, Request, Seat, SeatFault, clip, close_all
-from .seats.builtin import random_seat
-from .seats.gather import ask_all
+from .seats.builtin import fallback_player
+from .seats.gather import ask_all, wait_ready_all
 
 POLICIES = ("replace", "abort")
 
@@ -113,6 +113,9 @@ class Referee:
         return MatchResult(self._record(started, outcome), outcome, tuple(self.faults))
 
     def _start_seats(self) -> None:
+        """Start every new bot, then wait for all their handshakes at once against one
+        deadline: each bot has the whole start-up time from its start, whatever the bots
+        seated before it do (one that stalls must not make the others forfeit)."""
         deadline = time.monotonic() + self.settings.startup_time
         for bot in self.seats:
             bot.info = []
@@ -125,14 +128,10 @@ class Referee:
                 bot.start()
             except SeatFault as fault:
                 self._fault(seat, fault, during="the start")
-        for seat in fresh:
-            bot = self.seats[seat]
-            if seat in self.fallbacks:
-                continue
-            try:
-                bot.wait_ready(deadline)
-            except SeatFault as fault:
-                self._fault(seat, fault, during="the handshake")
+        started = {seat: self.seats[seat] for seat in fresh if seat not in self.fallbacks}
+        faults = wait_ready_all(started, deadline)
+        for seat in sorted(faults):
+            self._fault(seat, faults[seat], during="the handshake")
         names = [self._name(s) for s in range(self.setup.num_players)]
         order = self.setup.spec.play_order(self.setup.options)
         for seat, bot in enumerate(self.seats):
@@ -231,7 +230,7 @@ class Referee:
         if self.settings.on_fault == "abort":
             self.aborted = True
             return
-        self.fallbacks[seat] = random_seat("fallback", f"{self.setup.seed}/{seat}")
+        self.fallbacks[seat] = fallback_player(self.setup.seed, seat)
         self._broadcast_line(f"forfeit {seat} {fault.kind}")
 
     # -- routing ------------------------------------------------------------------------------

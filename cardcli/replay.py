@@ -25,7 +25,7 @@ from .games.base import Event, MatchState, Outcome
 from .games.dealing import shuffled
 from .safe_text import printable
 from .seats.base import Request, Seat
-from .seats.builtin import random_seat
+from .seats.builtin import fallback_player
 
 
 @attrs.frozen
@@ -171,12 +171,6 @@ def fault_points(record: dict[str, Any], fail: Any) -> dict[int, tuple[int, int]
     elif points and on_fault == "abort":
         raise fail("a fault under the fault policy 'abort', yet the match went on")
     return points
-
-
-def fallback_player(seed: int, seat: int) -> Seat:
-    """The referee's fallback player for ``seat``, seeded from the match exactly as
-    ``Referee._fault`` seeds it, so its choices can be made again here."""
-    return random_seat("fallback", f"{seed}/{seat}")
 
 
 def _check_fallback(

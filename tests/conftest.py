@@ -50,6 +50,20 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
+def answered_before_fault(record: dict[str, Any], seat: int, name: str | None = "faulty") -> list[dict[str, Any]]:
+    """The moves ``seat`` made itself before its fault (at the fault's deal and move), after
+    checking that the bot completed its handshake under ``name`` (its ``id name``; None for a
+    fault during the handshake). A fault test checks these, so that a bot that never started
+    properly (a bad flag makes it exit at once) cannot pass for the fault it was meant to show."""
+    assert record["seats"][seat]["bot"]["name"] == name, record["seats"][seat]
+    fault = next(f for f in record["faults"] if f["seat"] == seat)
+    moves = [m for deal in record["deals"] if deal["number"] < fault["deal"] for m in deal["moves"]]
+    moves += [m for deal in record["deals"] if deal["number"] == fault["deal"] for m in deal["moves"][: fault["move"]]]
+    mine = [m for m in moves if m["seat"] == seat]
+    assert all(m.get("by", "seat") == "seat" for m in mine), "no fallback move before the fault"
+    return mine
+
+
 @pytest.fixture
 def record_path(tmp_path: Path) -> Path:
     return tmp_path / "games.jsonl"

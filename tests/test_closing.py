@@ -16,6 +16,7 @@ def started(*flags: str) -> ProcessSeat:
     seat = ProcessSeat("bot", shlex.split(faulty(*flags)))
     seat.start()
     seat.wait_ready(time.monotonic() + 10)
+    assert seat.identity.name == "faulty", "the bot is running and completed its handshake"
     return seat
 
 

@@ -5,6 +5,7 @@ stays bounded and no process is left behind."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -16,7 +17,7 @@ import pytest
 
 from cardcli.seats.base import Request
 from cardcli.seats.process import ProcessSeat
-from conftest import FAULTY_BOT, ROOT, alive, faulty, read_records, run_cli, run_json
+from conftest import FAULTY_BOT, ROOT, alive, answered_before_fault, faulty, read_records, run_cli, run_json
 
 FAST = ["--move-time", "1", "--startup-time", "3", "--quit-grace", "0.5"]
 
@@ -34,28 +35,38 @@ def only_fault(summary: dict) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize(
-    "flags, kind, detail",
+    "flags, kind, detail, answered",
     [
-        (("--ready-delay", "5"), "timeout", "during the handshake"),
-        (("--exit-zero-at", "3"), "crash", "exited with status 0"),
-        (("--empty-at", "2"), "timeout", "no answer in time"),
-        (("--stall-at", "2"), "timeout", "no answer in time"),
-        (("--slow-at", "2", "--delay", "1.5"), "timeout", "no answer in time"),
-        (("--endless-at", "2"), "malformed", "longer than 8192 bytes"),
-        (("--close-stdout-at", "2"), "crash", "closed its output but is still running"),
-        (("--stop-reading-at", "2"), "timeout", "no answer in time"),
+        (("--ready-delay", "5"), "timeout", "during the handshake", None),
+        (("--exit-zero-at", "3"), "crash", "exited with status 0", 2),
+        (("--empty-at", "2"), "timeout", "no answer in time", 1),
+        (("--stall-at", "2"), "timeout", "no answer in time", 1),
+        (("--slow-at", "2", "--delay", "1.5"), "timeout", "no answer in time", 1),
+        (("--endless-at", "2"), "malformed", "longer than 8192 bytes: b'yyyyyyyy", 1),
+        (("--close-stdout-at", "2"), "crash", "closed its output but is still running", 1),
+        (("--stop-reading-at", "2"), "timeout", "no answer in time", 2),
     ],
 )
-def test_each_hostile_case_is_its_own_recorded_fault(flags, kind, detail, record_path: Path) -> None:
+def test_each_hostile_case_is_its_own_recorded_fault(flags, kind, detail, answered, record_path: Path) -> None:
+    """``answered``: the requests the bot answered before its fault (None: it was still in the
+    handshake), so the fault is the one its flag asked for, at the request it named."""
     seat, got_kind, got_detail = only_fault(play_one_bad_seat(faulty(*flags), record_path))
     assert (seat, got_kind) == (0, kind)
     assert detail in got_detail
     assert run_cli("verify", str(record_path)).returncode == 0
+    record = read_records(record_path)[0]
+    if answered is None:
+        assert record["faults"][0]["deal"] == 0 and answered_before_fault(record, 0, name=None) == []
+    else:
+        assert len(answered_before_fault(record, 0)) == answered
 
 
 def test_an_answer_just_inside_the_limit_is_not_a_fault(record_path: Path) -> None:
     summary = play_one_bad_seat(faulty("--slow-at", "2", "--delay", "0.6"), record_path)
     assert summary["faults"] == []
+    record = read_records(record_path)[0]
+    moves = [m for deal in record["deals"] for m in deal["moves"] if m["seat"] == 0]
+    assert record["seats"][0]["bot"]["name"] == "faulty" and moves[1]["ms"] >= 600, "the answer was really slow"
 
 
 def test_a_bot_flooding_stderr_plays_on_and_only_the_cap_is_kept(tmp_path: Path, record_path: Path) -> None:
@@ -64,19 +75,26 @@ def test_a_bot_flooding_stderr_plays_on_and_only_the_cap_is_kept(tmp_path: Path,
     summary = play_one_bad_seat(faulty("--stderr-flood", "4"), record_path, "--bot-stderr", str(logs))
     assert summary["faults"] == []
     assert (logs / "seat0.stderr").stat().st_size == 1 << 20
+    assert read_records(record_path)[0]["seats"][0]["bot"]["name"] == "faulty", "the flooding bot played"
 
 
 @pytest.mark.parametrize(
-    "flags, limit_option, detail",
+    "flags, limit_option, detail, measured",
     [
-        (("--eat-cpu-at", "2"), ("--bot-cpu", "1", "--move-time", "10"), "CPU time limit of 1 s"),
-        (("--eat-memory-at", "2"), ("--bot-memory", "300"), "memory limit of 300 MiB"),
+        # the group's CPU counter, or the kernel's SIGXCPU at the per-process limit beside it
+        (("--eat-cpu-at", "2"), ("--bot-cpu", "1", "--move-time", "10"), "CPU time limit of 1 s",
+         r"\((its processes used [1-9]\.\d\d s|SIGXCPU)\)"),
+        (("--eat-memory-at", "2"), ("--bot-memory", "300"), "memory limit of 300 MiB",
+         r"\(the kernel killed [1-9]\d* of its processes\)"),
     ],
 )
-def test_a_bot_over_its_resource_limit_is_a_limit_fault(flags, limit_option, detail, record_path: Path) -> None:
+def test_a_bot_over_its_resource_limit_is_a_limit_fault(flags, limit_option, detail, measured,
+                                                        record_path: Path) -> None:
     summary = play_one_bad_seat(faulty(*flags), record_path, *limit_option)
     seat, kind, got = only_fault(summary)
     assert (seat, kind) == (0, "limit") and detail in got
+    assert re.search(measured, got), "the detail names what the kernel measured"
+    assert len(answered_before_fault(read_records(record_path)[0], 0)) == 1
 
 
 def test_a_bot_refused_an_open_that_then_dies_is_a_crash_naming_the_limits(record_path: Path) -> None:
@@ -86,11 +104,13 @@ def test_a_bot_refused_an_open_that_then_dies_is_a_crash_naming_the_limits(recor
     summary = play_one_bad_seat(faulty("--open-files-at", "2"), record_path, "--bot-files", "40")
     seat, kind, got = only_fault(summary)
     assert (seat, kind) == (0, "crash") and "open files 40" in got
+    assert "exited with status 1" in got and len(answered_before_fault(read_records(record_path)[0], 0)) == 1
 
 
 def test_limits_leave_a_well_behaved_bot_alone(record_path: Path) -> None:
     summary = play_one_bad_seat(faulty(), record_path, "--bot-memory", "300", "--bot-cpu", "20", "--bot-files", "64")
     assert summary["faults"] == []
+    assert read_records(record_path)[0]["seats"][0]["bot"]["name"] == "faulty", "the bot played under its limits"
 
 
 def test_bots_inherit_no_descriptor_but_their_three_pipes(tmp_path: Path, record_path: Path) -> None:
@@ -137,6 +157,7 @@ def test_endless_output_keeps_the_referee_memory_bounded() -> None:
         tracemalloc.stop()
         seat.close()
     assert answer is not None and answer.fault is not None and answer.fault.kind == "malformed"
+    assert "longer than 8192 bytes: b'yyyy" in answer.fault.detail
     assert peak < 4 << 20, f"the referee held {peak} bytes for a 64 MiB line"
 
 
@@ -163,6 +184,7 @@ def test_interrupting_the_referee_ends_the_bots_and_keeps_finished_games(sig, co
     assert len(games) == 1 and games[0]["status"] == "complete", "only the finished game is written"
     assert run_cli("verify", str(record)).returncode == 0
     pids = [int(p) for line in pidfile.read_text().splitlines() for p in line.split()]
+    assert len(pids) == 2, "the bot and its child were running"
     time.sleep(0.5)
     assert not any(alive(p) for p in pids), "bots and their children are ended"
 

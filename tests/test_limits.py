@@ -26,7 +26,7 @@ def test_the_launcher_applies_the_limits_and_the_group(prlimit: bool, monkeypatc
         alone = Limits(cpu_seconds=3, open_files=50, memory_mb=64).launch(REPORT)
         assert (grouped[0] == "/bin/sh") is prlimit
         cpu, files, memory, *groups = subprocess.run(grouped, capture_output=True, text=True, check=True).stdout.split()
-        assert (cpu, files, memory) == ("3", "50", "unlimited"), "with a group, memory is the group's limit"
+        assert (cpu, files, memory) == ("4", "50", "unlimited"), "with a group: the watchdog first, memory the group's"
         name = next(iter(group.dirs.values())).name  # the same name in every hierarchy
         assert sum(line.endswith("/" + name) for line in groups) == len(group.dirs)
         cpu, files, memory, *_ = subprocess.run(alone, capture_output=True, text=True, check=True).stdout.split()

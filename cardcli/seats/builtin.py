@@ -99,3 +99,9 @@ def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
 
         return PlayerSeat(label, HeuristicPlayer())
     raise KeyError(name)
+
+
+def fallback_player(seed: int, seat: int) -> InProcessSeat:
+    """The referee's random player that finishes a faulty seat's moves, seeded from the match
+    and the seat alone: the referee plays with it, and ``verify`` makes its choices again."""
+    return random_seat("fallback", f"{seed}/{seat}")

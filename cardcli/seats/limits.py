@@ -105,7 +105,10 @@ class Limits:
         if self.memory_mb is not None and not grouped:
             values["RLIMIT_AS"] = (self.memory_mb << 20, self.memory_mb << 20)
         if self.cpu_seconds is not None:
-            values["RLIMIT_CPU"] = (self.cpu_seconds, self.cpu_seconds + 1)
+            # with a group the watchdog stops the tree at the limit and measures it; the
+            # per-process limit then only backs it up, a second later
+            soft = self.cpu_seconds + (1 if grouped else 0)
+            values["RLIMIT_CPU"] = (soft, soft + 1)
         if self.open_files is not None:
             values["RLIMIT_NOFILE"] = (self.open_files, self.open_files)
         if self.processes is not None and not grouped and own_uid:
@@ -121,11 +124,11 @@ class Limits:
         kills, refused forks, CPU time) and the signal that ended the bot (SIGXCPU from
         ``RLIMIT_CPU``). None when nothing says a limit was hit."""
         if group is not None:
-            kills = group.oom_kills()
-            if kills and self.memory_mb is not None:
+            kills = group.oom_kills() if self.memory_mb is not None else 0
+            if kills:
                 return f"memory limit of {self.memory_mb} MiB (the kernel killed {kills} of its processes)"
-            refused = group.forks_refused()
-            if refused and self.processes is not None:
+            refused = group.forks_refused() if self.processes is not None else 0
+            if refused:
                 return f"process limit of {self.processes} (the kernel refused {refused} forks)"
             if self.cpu_seconds is not None:
                 used = group.cpu_seconds()

@@ -145,6 +145,10 @@ def attack(hand: list[str], seat: str) -> dict:
     report["stopped"] = signal_marked(args.stop, signal.SIGSTOP)
     if args.escape:
         escape(args.escape)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and not report.get("escaped"):
+            report["escaped"] = any("time.sleep(300)" in line and args.escape in line for line in visible().values())
+            time.sleep(0.02)
     if args.symlink:
         folder, target = args.symlink
         report["symlinked"] = 0
