@@ -220,6 +220,16 @@ def test_helpers_cannot_spread_a_tree_past_its_limits(attack, limit, detail, san
         "the tree went over its limit during the attack, at the intruder's first request"
 
 
+def test_the_sandbox_s_own_descriptors_do_not_count_against_the_bot(tmp_path: Path) -> None:
+    """A tree just under --bot-files stays in the game: bubblewrap's own processes, which hold
+    a few descriptors of their own, are not the bot's (counting them made a bot at its limit a
+    limit fault or a crash depending on when the watchdog looked)."""
+    summary, logs = play("pigugnin", [intruder("--fork-files", "1", "30", "--hold", "1"), "random", "random",
+                                      "random"], tmp_path, "--sandbox", "on", "--bot-files", "40")
+    assert summary["faults"] == [], summary["faults"]
+    assert reports(logs / "seat0.stderr")[0]["uid"] != 0, "the intruder ran, in the sandbox"
+
+
 def test_a_bot_that_prints_memory_error_is_a_crash_not_a_limit(tmp_path: Path) -> None:
     """A limit fault is the kernel's word, not the bot's: words on stderr prove nothing."""
     tmp_path.chmod(0o755)

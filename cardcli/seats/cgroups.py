@@ -136,6 +136,9 @@ class Group:
 
     version: int
     dirs: dict[str, Path]
+    keeper: str | None = None
+    """The executable of the processes that hold the bot rather than being it (the sandbox's),
+    left out of the bot's counts."""
 
     def procs_files(self) -> list[str]:
         """The files the launcher writes its pid to, to enter the group in every hierarchy."""
@@ -181,10 +184,14 @@ class Group:
         return [int(p) for p in text.split()] if text else []
 
     def open_files(self) -> int:
-        """Descriptors open across the whole tree (a process that ends meanwhile counts 0)."""
+        """Descriptors open across the bot's processes (a process that ends meanwhile counts
+        0). The sandbox's own processes (:attr:`keeper`, bubblewrap) are not the bot's: their
+        few descriptors would otherwise push a bot at its per-process limit over the tree's."""
         total = 0
         for pid in self.pids():
             try:
+                if self.keeper is not None and os.readlink(f"/proc/{pid}/exe") == self.keeper:
+                    continue
                 total += len(os.listdir(f"/proc/{pid}/fd"))
             except OSError:
                 pass

@@ -128,6 +128,8 @@ class ProcessSeat(Seat):
                 limits.setup(self._group)
             if self.sandbox is not None:
                 self._jail = Jail(self.sandbox, self.argv)
+                if self._group is not None:
+                    self._group.keeper = os.path.realpath(self._jail.tool)
                 args_fd, write_end = os.pipe()
                 argv, data = self._jail.command(args_fd)
                 with open(write_end, "wb") as args:

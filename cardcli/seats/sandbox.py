@@ -154,6 +154,11 @@ class Jail:
                     raise SandboxError(f"{path} is not readable by other users, and a sandboxed bot runs under "
                                        "a uid of its own: make it readable (chmod o+rX) or use --sandbox off")
 
+    @property
+    def tool(self) -> str:
+        """The sandbox's own program (its processes hold the bot, they are not the bot)."""
+        return support().bwrap or "bwrap"
+
     def command(self, args_fd: int) -> tuple[list[str], bytes]:
         """The command that starts the sandbox, with bubblewrap reading its options from
         ``args_fd``, and those options, NUL-separated, for the caller to write there (the
@@ -171,7 +176,7 @@ class Jail:
         args += ["--chdir", "/tmp", "--clearenv"]
         for name, value in self.environment().items():
             args += ["--setenv", name, value]
-        command = [support().bwrap or "bwrap", "--args", str(args_fd), "--"]
+        command = [self.tool, "--args", str(args_fd), "--"]
         if self.uid is not None:
             command += ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
                         "--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"]
