@@ -14,20 +14,21 @@ import attrs
 
 from .games import registry
 from .referee import Settings, play_match
-from .seats.base import FaultKind, Seat, SeatFault
+from .seats.base import FLUSH_HINT, HINTS, FaultKind, Seat, SeatFault
 from .seats.builtin import random_seat
 from .seats.limits import Limits
 from .seats.process import ProcessSeat
 from .seats.sandbox import SandboxPolicy
 
-HINTS = {
-    FaultKind.TIMEOUT: "too slow, or the answer is stuck in the bot's output buffer: flush after every line",
-    FaultKind.ILLEGAL: "answer with one of the moves the 'go' line lists, exactly as written",
-    FaultKind.MALFORMED: "answer 'move <token>' on one line, UTF-8, under 8192 bytes",
-    FaultKind.PROTOCOL: "send 'move' only in answer to 'go', once",
-    FaultKind.CRASH: "the bot stopped: see its stderr",
-    FaultKind.LIMIT: "the bot went over a resource limit",
-}
+def with_hint(kind: str, detail: str) -> str:
+    """A fault's detail and what to do about it. A bot's timeout detail says what the referee
+    received and gives its own advice (the flush hint only when nothing came, which would be
+    wrong for a bot whose lines did arrive), so the general hint is left out there: nothing is
+    said twice, and nothing is said that the detail contradicts."""
+    hint = HINTS.get(kind, "")
+    if not hint or hint in detail or (kind == FaultKind.TIMEOUT and (FLUSH_HINT in detail or "received" in detail)):
+        return detail
+    return f"{detail} ({hint})"
 
 
 @attrs.frozen
@@ -53,8 +54,7 @@ def check(game: str, argv: Sequence[str], move_time: float = 5.0, startup_time: 
         bot.start()
         bot.wait_ready(started + startup_time)
     except SeatFault as fault:
-        hint = "; did the bot flush its output after 'ready'?" if fault.kind == FaultKind.TIMEOUT else ""
-        steps.append(Step("start and handshake", False, f"{fault.kind}: {fault.detail}{hint}"))
+        steps.append(Step("start and handshake", False, f"{fault.kind}: {with_hint(fault.kind, fault.detail)}"))
         bot.close()
         return steps
     name = bot.identity.name or "(no id name)"
@@ -76,7 +76,7 @@ def check(game: str, argv: Sequence[str], move_time: float = 5.0, startup_time: 
         if result.faults:
             fault = result.faults[0]
             steps.append(Step(f"match {attempt + 1} ({setup.spec.name}, seat {seat})", False,
-                              f"{fault.kind}: {fault.detail} ({HINTS.get(fault.kind, '')})"))
+                              f"{fault.kind}: {with_hint(fault.kind, fault.detail)}"))
             bot.close()
             return steps
         steps.append(Step(f"match {attempt + 1} ({setup.spec.name}, seat {seat})", True,

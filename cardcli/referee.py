@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import datetime
+import logging
 import random
 import time
 from typing import Any, Callable, Sequence
@@ -27,11 +28,14 @@ from .games.base import Decision, Event, MatchState, Outcome
 from .games.dealing import shuffled
 from .games.registry import Setup
 from .records import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord, software
-from .seats.base import Answer, FaultKind, Request, Seat, SeatFault, clip, close_all
+from .safe_text import display_name, printable
+from .seats.base import DEBUG_HINT, Answer, FaultKind, Request, Seat, SeatFault, clip, close_all
 from .seats.builtin import fallback_player
 from .seats.gather import ask_all, wait_ready_all
 
 POLICIES = ("replace", "abort")
+
+log = logging.getLogger("cardcli.referee")
 
 
 @attrs.frozen
@@ -85,6 +89,9 @@ class Referee:
         self.aborted = False
         self.adjudicated = False
         self._fair = random.Random(f"cardcli/order/{setup.seed}")
+        self._ignored_before = [bot.ignored_lines for bot in self.seats]
+        """Each seat's count of ignored lines before this match (the count runs over a kept-alive
+        bot's session), so the warning counts this match's lines alone."""
         self._move_millis = settings.move_millis
 
     # -- the match loop -----------------------------------------------------------------------
@@ -110,7 +117,23 @@ class Referee:
         finally:
             if close:
                 self._close_seats()
+            self._warn_ignored()
         return MatchResult(self._record(started, outcome), outcome, tuple(self.faults))
+
+    def _warn_ignored(self) -> None:
+        """Once per bot process, on stderr: a seat whose bot sent lines the protocol ignores. Such
+        lines are allowed, so they are no fault, but they are nearly always debug output on
+        the wrong stream, and a bot author would otherwise never learn that they go nowhere.
+        Counted by the seat as it reads, so this costs nothing per request."""
+        for seat, bot in enumerate(self.seats):
+            count = bot.ignored_lines - self._ignored_before[seat]
+            if count <= 0 or bot.warned_ignored:
+                continue
+            bot.warned_ignored = True
+            first = f" (first: '{printable(bot.first_ignored, 80)}')" if bot.first_ignored is not None else ""
+            lines = "line" if count == 1 else "lines"
+            log.warning("cardcli: seat %d (%s) sent %d %s the protocol ignores%s; %s",
+                        seat, display_name(self._name(seat)), count, lines, first, DEBUG_HINT)
 
     def _start_seats(self) -> None:
         """Start every new bot, then wait for all their handshakes at once against one
@@ -119,6 +142,7 @@ class Referee:
         deadline = time.monotonic() + self.settings.startup_time
         for bot in self.seats:
             bot.info = []
+            bot.first_ignored = None
             bot.begin_match()
         fresh = [seat for seat, bot in enumerate(self.seats) if not bot.started]
         for seat in fresh:
@@ -131,7 +155,10 @@ class Referee:
         started = {seat: self.seats[seat] for seat in fresh if seat not in self.fallbacks}
         faults = wait_ready_all(started, deadline)
         for seat in sorted(faults):
-            self._fault(seat, faults[seat], during="the handshake")
+            fault = faults[seat]
+            if fault.kind == FaultKind.TIMEOUT:
+                fault = self.seats[seat].handshake_timeout(self.settings.startup_time)
+            self._fault(seat, fault, during="the handshake")
         names = [self._name(s) for s in range(self.setup.num_players)]
         order = self.setup.spec.play_order(self.setup.options)
         for seat, bot in enumerate(self.seats):
@@ -222,7 +249,11 @@ class Referee:
     # -- faults -------------------------------------------------------------------------------
 
     def _fault(self, seat: int, fault: SeatFault, during: str | None = None) -> None:
-        detail = fault.detail if during is None else f"{fault.detail} (during {during})"
+        detail = fault.detail
+        if during is not None and f"during {during}" not in detail:
+            # "when" belongs to what happened, the detail's head, not to the stderr quoted after it
+            head, sep, rest = detail.partition("; ")
+            detail = f"{head} (during {during}){sep}{rest}"
         deal = self.state.deal_number
         move = len(self.deals[-1].moves) if self.deals else 0
         self.faults.append(FaultRecord(seat, fault.kind, clip(detail, 300), deal, move))

@@ -34,6 +34,25 @@ class FaultKind:
     ALL = (CRASH, TIMEOUT, ILLEGAL, MALFORMED, PROTOCOL, LIMIT)
 
 
+FLUSH_HINT = "flush after every line"
+"""What to do about the commonest silent timeout: a bot's line waiting in its own output
+buffer. One text, shared by the fault details and ``check-bot``'s hints."""
+
+DEBUG_HINT = "debug output belongs on stderr"
+"""What to do about lines on stdout that the protocol ignores."""
+
+HINTS = {
+    FaultKind.TIMEOUT: f"too slow, or the answer is stuck in the bot's output buffer: {FLUSH_HINT}",
+    FaultKind.ILLEGAL: "answer with one of the moves the 'go' line lists, exactly as written",
+    FaultKind.MALFORMED: "answer 'move <token>' on one line, UTF-8, under 8192 bytes",
+    FaultKind.PROTOCOL: "send 'move' only in answer to 'go', once",
+    FaultKind.CRASH: "the bot stopped: see its stderr",
+    FaultKind.LIMIT: "the bot went over a resource limit",
+}
+"""What a bot's author can do about each kind of fault: kept here, next to the kinds, so the
+referee's details and ``check-bot``'s checklist say the same thing in the same words."""
+
+
 class SeatFault(CardcliError):
     """Raised by a seat that can no longer play; the referee records it and applies the policy."""
 
@@ -89,6 +108,12 @@ class Seat:
         self.info: list[str] = []
         self.ignored_lines = 0
         """Lines from the bot that the protocol ignores (unknown first word): counted, recorded."""
+        self.first_ignored: str | None = None
+        """The first ignored line of the current match (clipped), quoted by the referee's
+        warning; the referee clears it when a match starts."""
+        self.warned_ignored = False
+        """Whether the referee has warned about this bot's ignored lines: once per bot
+        process, so a kept-alive bot in a long tournament does not repeat it every match."""
 
     started = False
     """True once :meth:`start` has run: a seat is started once and may play many matches."""
@@ -131,6 +156,12 @@ class Seat:
         :meth:`handshake_fileno` is readable, and once more at the deadline, so a ``ready``
         already waiting is never mistaken for a timeout."""
         return True
+
+    def handshake_timeout(self, limit: float) -> SeatFault:
+        """The fault for a seat that did not say ``ready`` within ``limit`` seconds. A seat that
+        knows what it received says so, since the cure differs: nothing at all points at an
+        unflushed output buffer, ``id`` lines without ``ready`` at a missing ``ready``."""
+        return SeatFault(FaultKind.TIMEOUT, f"no answer during the handshake within {limit:g} s")
 
     def notify(self, lines: Sequence[str]) -> None:
         """Tell the seat what it may know. Never blocks. ``lines`` may be the very list other

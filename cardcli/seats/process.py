@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import logging
+from collections import deque
 import os
 import select
 import shutil
@@ -28,7 +29,7 @@ from typing import IO, Sequence
 from .. import protocol
 from ..safe_text import DETAIL_WIDTH, printable
 from . import cgroups
-from .base import Answer, FaultKind, Identity, Request, Seat, SeatFault, clip
+from .base import DEBUG_HINT, FLUSH_HINT, Answer, FaultKind, Identity, Request, Seat, SeatFault, clip
 from .gather import wait_ready_all
 from .limits import Limits
 from .sandbox import DEFAULT_PROCESSES, Jail, SandboxError, SandboxPolicy, describe
@@ -49,6 +50,17 @@ READ_CHUNK = 65536
 READ_ROUNDS = 16
 """Reads one call takes at most: a bot that writes faster than the referee reads still lets it
 go back to its deadlines and its other seats, with at most 1 MiB taken in."""
+QUOTED_LINES = 3
+"""Ignored lines a timeout's detail quotes (the last ones): enough to show a pattern (a bare
+move, debug output), few enough to keep the detail one readable line."""
+QUOTED_WIDTH = 60
+"""Characters of each bot line quoted in a timeout's detail."""
+STDERR_LINES = 5
+"""Last lines of a dead bot's stderr quoted in its fault: the end of a traceback, which names
+the exception and where it was raised."""
+STDERR_WAIT = 0.2
+"""Seconds a crash waits for the last of the bot's stderr to be drained: the process has
+exited, so its pipe ends at once unless a child still holds it."""
 
 
 class ProcessSeat(Seat):
@@ -94,6 +106,14 @@ class ProcessSeat(Seat):
         self.quit_obeyed: bool | None = None
         """After close(): whether the bot exited by itself within the grace period after quit."""
         self._greeting: _Greeting | None = None
+        self._started_at = 0.0
+        self._recent_ignored: deque[str] = deque(maxlen=QUOTED_LINES)
+        """The last lines the protocol ignored, clipped, for a timeout's detail."""
+        self._ignored_since_ask = 0
+        """Lines ignored since the open request was made: only these explain its timeout."""
+        self._kept_alive = False
+        """True from the start of a match the bot was kept alive into until its first answer
+        in it: an exit then is a bot that stopped at ``result``."""
 
     @property
     def command(self) -> list[str]:
@@ -119,6 +139,10 @@ class ProcessSeat(Seat):
         self.started = True
         self._quit_sent = False
         self._breach = None
+        self._kept_alive = False
+        self._recent_ignored.clear()
+        self._ignored_since_ask = 0
+        self._started_at = time.monotonic()
         limits = self.limits_in_force
         _check_startable(self.argv[0])
         self._group = _new_group(self.tag)
@@ -173,8 +197,33 @@ class ProcessSeat(Seat):
 
     def wait_ready(self, deadline: float) -> None:
         fault = wait_ready_all({0: self}, deadline).get(0)
+        if fault is not None and fault.kind == FaultKind.TIMEOUT:
+            fault = self.handshake_timeout(round(deadline - self._started_at, 1))
         if fault is not None:
             raise fault
+
+    def handshake_timeout(self, limit: float) -> SeatFault:
+        """Say what arrived before the deadline, since the cure depends on it: nothing at all
+        is almost always a ``ready`` left in the bot's output buffer; ``id`` lines without
+        ``ready`` prove the buffer is flushed and ``ready`` is what is missing."""
+        greeting = self._greeting
+        received = greeting.received if greeting is not None and greeting.proc is self._proc else []
+        count = greeting.count if greeting is not None and greeting.proc is self._proc else 0
+        partial = self._out.partial
+        within = f"within {limit:g} s"
+        if count:
+            shown = ", ".join(received)
+            more = f" and {count - len(received)} more" if count > len(received) else ""
+            detail = f"no 'ready' during the handshake {within}; received: {shown}{more}"
+            if partial:
+                detail += f"; then an incomplete line {_quote(partial)}"
+            return SeatFault(FaultKind.TIMEOUT, detail)
+        if partial:
+            return SeatFault(FaultKind.TIMEOUT, f"no answer during the handshake {within}; received only an "
+                                                f"incomplete line {_quote(partial)}: end each line with a newline "
+                                                f"and {FLUSH_HINT}")
+        return SeatFault(FaultKind.TIMEOUT, f"no answer during the handshake {within}; nothing received: a line "
+                                            f"left in the bot's output buffer never arrives, {FLUSH_HINT}")
 
     def handshake_fileno(self) -> int | None:
         return self._stdout_fd if self._proc is not None else None
@@ -190,6 +239,8 @@ class ProcessSeat(Seat):
         self._read_available()
         while (line := self._pop_line()) is not None:
             parsed = protocol.parse_bot_line(line)
+            if parsed.kind != "empty":
+                greeting.heard(line)
             if parsed.kind == "ready":
                 greeting.done = True
                 fields = greeting.fields
@@ -241,6 +292,7 @@ class ProcessSeat(Seat):
         self._release()
 
     def begin_match(self) -> None:
+        self._kept_alive = self._proc is not None
         if self._jail is not None and self._proc is not None:
             self._jail.reset()
 
@@ -294,9 +346,29 @@ class ProcessSeat(Seat):
         breach = self._breach or limits.breach(-code if code < 0 else None, self._group)
         if breach is not None:
             return SeatFault(FaultKind.LIMIT, f"{how}: over its {breach}")
+        if code == 0 and self._kept_alive:
+            how += " between matches (after 'result'): a bot must keep reading until 'quit'"
         if limits.any:
             how += f" (limits: {limits.describe()})"
+        tail = self._stderr_end(DETAIL_WIDTH - len(how) - 60)
+        if tail:
+            how += f"; its stderr ended: {tail}"
         return SeatFault(FaultKind.CRASH, how)
+
+    def _stderr_end(self, width: int) -> str:
+        """The last lines the dead bot wrote on stderr (the end of its traceback), on one line,
+        escaped and cut from the front to ``width`` characters: its author sees why it died
+        without ``--bot-stderr``. Waits a moment for the drain to take in what the bot wrote
+        last."""
+        thread = self._stderr_thread
+        if thread is not None:
+            thread.join(timeout=STDERR_WAIT)
+        text = bytes(self.stderr_tail).decode("utf-8", "replace")
+        # Python's markers under the failing expression (^^^~~~) say nothing on one line
+        lines = [line.strip() for line in text.splitlines() if line.strip(" ^~\t")][-STDERR_LINES:]
+        shown = " | ".join(printable(line) for line in lines)
+        width = max(width, 40)
+        return shown if len(shown) <= width else "..." + shown[len(shown) - width + 3:]
 
     # -- talking ----------------------------------------------------------------------------------
 
@@ -313,6 +385,7 @@ class ProcessSeat(Seat):
         (and what slips in between is caught by :meth:`_unread_request`)."""
         self._answer = None
         self._request = request
+        self._ignored_since_ask = 0
         line = protocol.go(request.kind, request.millis, request.moves)
         self._check_unsolicited()
         if self._answer is not None:
@@ -354,14 +427,39 @@ class ProcessSeat(Seat):
             self._written_at = time.monotonic()
 
     def expire(self) -> Answer:
+        """The timeout, with what the referee did receive: the limit and the time waited, the
+        last lines it ignored (a move sent without ``move``, debug output), a line left without
+        its newline, or nothing at all (then the answer is most likely in the bot's output
+        buffer)."""
+        request = self._request
         self._request = None
+        elapsed = self._elapsed()
+        limit = f"limit {request.millis / 1000:g} s, " if request is not None else ""
+        detail = f"no answer in time ({limit}waited {elapsed:.2f} s)"
+        heard = self._heard_lines(request.moves if request is not None else ())
+        if heard:
+            detail += f"; {heard}"
         partial = self._out.partial
-        detail = "no answer in time"
         if partial:
-            detail += f" (incomplete line {clip(partial.decode('utf-8', 'replace'))!r})"
+            detail += f"; received an incomplete line {_quote(partial)}: end each line with a newline and {FLUSH_HINT}"
         if self._pending_input:
-            detail += " (the bot was not reading its input)"
-        return Answer(None, self._elapsed(), SeatFault(FaultKind.TIMEOUT, detail))
+            detail += "; the bot was not reading its input"
+        elif not heard and not partial:
+            detail += f"; nothing received: too slow, or the answer is stuck in the bot's output buffer ({FLUSH_HINT})"
+        return Answer(None, elapsed, SeatFault(FaultKind.TIMEOUT, detail))
+
+    def _heard_lines(self, moves: Sequence[str]) -> str:
+        """The lines the protocol ignored since the request, the last few quoted, and why they
+        did not count; empty when there were none."""
+        count = self._ignored_since_ask
+        if not count:
+            return ""
+        last = list(self._recent_ignored)[-min(count, QUOTED_LINES):]
+        quoted = ", ".join(repr(line) for line in last)
+        sent = f"received {quoted}" if count <= len(last) else f"received {count} lines, the last {quoted}"
+        if any(line.split() and line.split()[0] in moves for line in last):
+            return f"{sent}, ignored: answers start with 'move '"
+        return f"{sent}, ignored: not protocol lines ({DEBUG_HINT})"
 
     def _elapsed(self) -> float:
         start = self._written_at if self._written_at is not None else self._asked_at
@@ -383,6 +481,7 @@ class ProcessSeat(Seat):
                         f"move sent without a request: {clip(line)!r} (before the bot had read the request)",
                     )
                 self._answer = Answer(move, self._elapsed())
+                self._kept_alive = False
             else:
                 self._note(protocol.parse_bot_line(line), line)
 
@@ -422,14 +521,21 @@ class ProcessSeat(Seat):
                 self.info.append(clip(parsed.text, 500))
         elif parsed.kind != "empty":
             self.ignored_lines += 1
+            self._ignored_since_ask += 1
+            quoted = clip(line, QUOTED_WIDTH)
+            self._recent_ignored.append(quoted)
+            if self.first_ignored is None:
+                self.first_ignored = quoted
 
     def _pop_line(self) -> str | None:
         try:
             line = self._out.pop()
         except protocol.FramingError as err:
             raise SeatFault(FaultKind.MALFORMED, err.detail) from None
-        if line is not None:
-            log.debug("%s >> %s", self.tag, printable(line, DETAIL_WIDTH))
+        if line is not None and log.isEnabledFor(logging.DEBUG):
+            ignored = protocol.parse_bot_line(line).kind == "unknown"
+            log.debug("%s >> %s%s", self.tag, printable(line, DETAIL_WIDTH),
+                      f"    [ignored: not a protocol line; {DEBUG_HINT}]" if ignored else "")
         return line
 
     def _read_available(self) -> None:
@@ -523,13 +629,27 @@ class _Greeting:
     waits on every bot of the match at once; tied to one process, so a seat started again
     shakes hands afresh."""
 
-    __slots__ = ("proc", "fields", "declared", "done")
+    __slots__ = ("proc", "fields", "declared", "done", "received", "count")
 
     def __init__(self, proc: subprocess.Popen[bytes] | None):
         self.proc = proc
         self.fields: dict[str, str] = {}
         self.declared: list[tuple[str, str]] = []
         self.done = False
+        self.received: list[str] = []
+        """The first few lines received, clipped: a handshake timeout quotes them."""
+        self.count = 0
+
+    def heard(self, line: str) -> None:
+        """Keep a line for the timeout's detail, bounded however much the bot says."""
+        self.count += 1
+        if len(self.received) < QUOTED_LINES:
+            self.received.append(clip(line, QUOTED_WIDTH))
+
+
+def _quote(partial: bytes) -> str:
+    """An incomplete line as quoted in a fault's detail."""
+    return repr(clip(partial.decode("utf-8", "replace"), QUOTED_WIDTH))
 
 
 def _check_startable(program: str) -> None:

@@ -53,14 +53,30 @@ p.add_argument("--ignore-quit", action="store_true", help="keep running after qu
 p.add_argument("--quit-delay", type=float, default=0.0, help="take this long to exit after quit")
 p.add_argument("--quit-log", default=None, help="append 'quit PID' on quit and 'exit PID' on leaving to this file")
 p.add_argument("--pidfile", default=None, help="append a line with own pid (and child's) to this file")
+p.add_argument("--no-flush", action="store_true", help="never flush stdout (its lines stay in a 64 KiB buffer)")
+p.add_argument("--id-no-ready", action="store_true", help="send 'id name' and 'id author', never 'ready'")
+p.add_argument("--bare-move-at", type=int, default=0, help="answer the move without 'move ' in front")
+p.add_argument("--debug-stdout", action="store_true", help="print debug lines on stdout at every request")
+p.add_argument("--traceback-at", type=int, default=0, help="raise an exception (a traceback, status 1)")
+p.add_argument("--exit-after-result", action="store_true", help="exit with status 0 on 'result'")
 args = p.parse_args()
 
 out = sys.stdout.buffer
+if args.no_flush:
+    out = open(1, "wb", buffering=1 << 16, closefd=False)
 
 
 def send(text: str) -> None:
     out.write(text.encode() + b"\n")
-    out.flush()
+    if not args.no_flush:
+        out.flush()
+
+
+def choose(moves: list[str]) -> str:
+    """The move to play; with --traceback-at, the bug a new bot has."""
+    if n == args.traceback_at:
+        return moves[len(moves) + 7]
+    return moves[0]
 
 
 if args.exit_at_start:
@@ -87,6 +103,10 @@ for raw in sys.stdin:
     if words[0] == "cardcli":
         if args.no_ready:
             continue
+        if args.id_no_ready:
+            send("id name mybot")
+            send("id author me")
+            continue
         if args.ready_then_endless:
             out.write(b"ready\n" + b"y" * (40 << 20))  # one write: 'ready' and the flood arrive together
             out.flush()
@@ -98,6 +118,12 @@ for raw in sys.stdin:
         requests += 1
         n = requests
         moves = words[3:]
+        if args.debug_stdout:
+            send(f"considering {len(moves)} moves")
+            send(f"best so far: {moves[0]}")
+        if n == args.bare_move_at:
+            send(moves[0])
+            continue
         if args.chatty:
             send("info thinking hard")
             send("whatever this is")
@@ -157,7 +183,7 @@ for raw in sys.stdin:
             out.write(b"move \xff\xfe\n")
             out.flush()
         else:
-            send(f"move {moves[0]}")
+            send(f"move {choose(moves)}")
         if n == args.echo_at:
             if args.echo_after_request:
                 select.select([sys.stdin], [], [])
@@ -171,6 +197,8 @@ for raw in sys.stdin:
             time.sleep(args.echo_hold)
         if n == args.stop_reading_at:
             time.sleep(300)
+    elif words[0] == "result" and args.exit_after_result:
+        break
     elif words[0] == "quit":
         if args.ignore_quit:
             time.sleep(300)
