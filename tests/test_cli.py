@@ -116,6 +116,14 @@ def test_replay_shows_tricks_with_suit_symbols_and_scores(record_path: Path) -> 
     assert result.output.count("hand of") >= 4
 
 
+def test_replay_of_pepper_shows_who_took_each_trick_without_card_points(record_path: Path) -> None:
+    """Pepper's tricks carry no card points: no trick line ends in a meaningless 'takes 0'."""
+    run_cli("play", "pepper", "--seed", "3", "--record", str(record_path), check=True)
+    result = invoke("replay", str(record_path))
+    tricks = [line for line in result.output.splitlines() if line.lstrip().startswith("trick ")]
+    assert tricks and all(line.endswith(" takes it") for line in tricks), tricks[:3]
+
+
 def test_replay_from_one_seat_shows_only_that_seat_s_hand_and_pass(record_path: Path) -> None:
     run_cli("play", "peppa", "--seed", "8", "--record", str(record_path), check=True)
     record = read_records(record_path)[0]

@@ -28,7 +28,7 @@ from .base import (
 )
 from .sides import best, seats, side_map, sides_for, with_forfeits
 from .card_bits import cards, mask_of, texts
-from .trick_text import TrickRenderer
+from .trick_text import TricksOnlyRenderer
 from .tricks import MaskHands, Ranking, TrickPlay
 
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
@@ -394,5 +394,5 @@ SPEC = GameSpec(
     decision_kinds=("bid", "trump", "play"),
     teams=lambda n: sides_for(n) if n == 4 else (),
     play_order=lambda options: "cw",
-    renderer=TrickRenderer,
+    renderer=TricksOnlyRenderer,
 )

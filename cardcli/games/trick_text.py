@@ -1,4 +1,4 @@
-"""The trick games' events as text for people (Peppa, Il Pigugnìn): what ``replay`` prints."""
+"""The trick games' events as text for people (Peppa, Il Pigugnìn, Pepper): what ``replay`` prints."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from .base import Event
 
 class TrickRenderer:
     """Turns a stream of trick-game events into readable lines, one trick a line."""
+
+    shows_points = True
+    """Whether a taken trick is shown with its card points (Peppa, Il Pigugnìn)."""
 
     def __init__(self, names: Sequence[str]):
         # names come from bots and record files: shown escaped, never as raw terminal text
@@ -46,7 +49,8 @@ class TrickRenderer:
             return []
         if kind == "taken":
             plays = ", ".join(self.trick)
-            return [f"  trick {a[0]:>2}: {plays:<34} -> {self.who(a[1])} takes {a[2]}"]
+            taken = f"takes {a[2]}" if self.shows_points else "takes it"
+            return [f"  trick {a[0]:>2}: {plays:<34} -> {self.who(a[1])} {taken}"]
         if kind == "cappotto":
             return [f"  CAPPOTTO by {self.who(a[0])}"]
         if kind == "bid":
@@ -71,6 +75,13 @@ class TrickRenderer:
         if kind == "totals":
             return ["  totals: " + _per_seat(self, a)]
         return [f"  {event.line()}"]
+
+
+class TricksOnlyRenderer(TrickRenderer):
+    """Pepper's tricks: each counts as one trick and carries no card points (the protocol's
+    ``taken`` line says 0), so a replay shows who took it, not a meaningless 0."""
+
+    shows_points = False
 
 
 def _cards(texts: Sequence[str]) -> list[Card]:
