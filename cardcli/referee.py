@@ -153,12 +153,9 @@ class Referee:
             except SeatFault as fault:
                 self._fault(seat, fault, during="the start")
         started = {seat: self.seats[seat] for seat in fresh if seat not in self.fallbacks}
-        faults = wait_ready_all(started, deadline)
+        faults = wait_ready_all(started, deadline, self.settings.startup_time)
         for seat in sorted(faults):
-            fault = faults[seat]
-            if fault.kind == FaultKind.TIMEOUT:
-                fault = self.seats[seat].handshake_timeout(self.settings.startup_time)
-            self._fault(seat, fault, during="the handshake")
+            self._fault(seat, faults[seat], during="the handshake")
         names = [self._name(s) for s in range(self.setup.num_players)]
         order = self.setup.spec.play_order(self.setup.options)
         for seat, bot in enumerate(self.seats):

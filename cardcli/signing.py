@@ -32,6 +32,7 @@ from typing import Any
 import attrs
 
 from .errors import UsageError
+from .small_files import read_small
 
 ALGORITHM = "ed25519"
 FIELD = "signature"
@@ -166,27 +167,12 @@ def _create(path: Path, data: bytes, mode: int) -> None:
         os.close(fd)
 
 
-def _read(path: str, option: str) -> bytes:
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_KEY_FILE + 1)
-    except FileNotFoundError:
-        raise SigningError(f"{option} {path}: no such file") from None
-    except IsADirectoryError:
-        raise SigningError(f"{option} {path}: is a directory, not a key file") from None
-    except OSError as err:
-        raise SigningError(f"{option} {path}: cannot read: {err.strerror}") from None
-    if len(data) > MAX_KEY_FILE:
-        raise SigningError(f"{option} {path}: longer than {MAX_KEY_FILE} bytes, not a key file")
-    return data
-
-
 @functools.lru_cache(maxsize=8)
 def private_key(path: str, option: str = "--sign-key") -> PrivateKey:
     """The private key in ``path`` (as ``keys new`` writes it). Kept once read, so a tournament
     checks it at its start and its forked workers sign without reading the file again."""
     serialization, ed25519 = _primitives()
-    data = _read(path, option)
+    data = read_small(path, MAX_KEY_FILE, "a key file", f"{option} {path}", SigningError)
     try:
         key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError):
@@ -200,7 +186,7 @@ def private_key(path: str, option: str = "--sign-key") -> PrivateKey:
 def public_key(path: str, option: str = "--public-key") -> PublicKey:
     """The public key in ``path`` (``PREFIX.pub`` of ``keys new``)."""
     serialization, ed25519 = _primitives()
-    data = _read(path, option)
+    data = read_small(path, MAX_KEY_FILE, "a key file", f"{option} {path}", SigningError)
     try:
         key = serialization.load_pem_public_key(data)
     except (ValueError, TypeError):

@@ -12,7 +12,6 @@ import subprocess
 import socket
 import sys
 import tempfile
-import time
 import uuid
 from pathlib import Path
 from typing import Any

@@ -15,7 +15,7 @@ import select
 import time
 from typing import Mapping
 
-from .base import Answer, FaultKind, Request, Seat, SeatFault
+from .base import Answer, Request, Seat, SeatFault
 
 _WRITE_RETRY = 0.01
 """Seconds between attempts to finish writing to a bot that is not reading its input."""
@@ -106,12 +106,13 @@ def _wait_several(waiting: dict[int, Seat], deadlines: dict[int, float], answers
                     pass
 
 
-def wait_ready_all(seats: Mapping[int, Seat], deadline: float) -> dict[int, SeatFault]:
+def wait_ready_all(seats: Mapping[int, Seat], deadline: float, limit: float) -> dict[int, SeatFault]:
     """Finish the handshakes of several started seats by one ``deadline``, all at once: one
     ``poll`` over every pipe, each bot's lines taken in as they come. Waiting on them one
     after the other would charge a stalling bot's wait to every bot seated after it. When the
     deadline has passed, what each late seat has already sent is still read before it is
-    called a timeout: a ``ready`` that is waiting in its pipe was sent in time. Returns the
+    called a timeout: a ``ready`` that is waiting in its pipe was sent in time, and the seat
+    says what it did receive (:meth:`Seat.handshake_timeout`, ``limit`` seconds). Returns the
     fault of each seat that did not finish, by seat number."""
     faults: dict[int, SeatFault] = {}
     waiting: dict[int, Seat] = {}
@@ -136,7 +137,7 @@ def wait_ready_all(seats: Mapping[int, Seat], deadline: float) -> dict[int, Seat
                 poller.unregister(fd)
     for seat, bot in waiting.items():
         if not _handshake_done(seat, bot, faults):
-            faults[seat] = SeatFault(FaultKind.TIMEOUT, "no answer during the handshake")
+            faults[seat] = bot.handshake_timeout(limit)
     return faults
 
 

@@ -196,9 +196,7 @@ class ProcessSeat(Seat):
         self._send([protocol.hello()], strict=False)
 
     def wait_ready(self, deadline: float) -> None:
-        fault = wait_ready_all({0: self}, deadline).get(0)
-        if fault is not None and fault.kind == FaultKind.TIMEOUT:
-            fault = self.handshake_timeout(round(deadline - self._started_at, 1))
+        fault = wait_ready_all({0: self}, deadline, round(deadline - self._started_at, 1)).get(0)
         if fault is not None:
             raise fault
 

@@ -119,9 +119,11 @@ def resolve(policy: SandboxPolicy) -> SandboxPolicy | None:
 
 
 def describe(policy: SandboxPolicy | None, tree_limits: str | None) -> str:
-    """One line for the output and the record: what guards the bots."""
+    """One line for the output and the record: what guards the bots. ``off`` asks nothing of
+    the machine (no probe for a referee that runs bots unguarded); where ``auto`` found no
+    sandbox, the command has said why on stderr."""
     if policy is None:
-        return f"off ({support().detail})" if support().bwrap is None else "off"
+        return "off"
     uid = "a uid per bot" if support().own_uid else "the referee's uid in a user namespace"
     limits = tree_limits or "per-process limits (no control groups)"
     return f"{support().detail}, {uid}, {'network' if policy.network else 'no network'}, {limits}"

@@ -27,6 +27,7 @@ from ..games import registry
 from .. import record_shape, records, signing
 from ..records import append_line, dump
 from ..safe_text import display_name
+from ..small_files import read_small
 from ..referee import Settings, play_match
 from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
@@ -221,13 +222,7 @@ def load(directory: Path) -> Config:
     path = directory / CONFIG
     if not path.exists():
         raise UsageError(f"{directory} holds no tournament ({CONFIG} is missing)")
-    try:
-        with open(path, "rb") as f:
-            raw = f.read(records.MAX_RECORD_BYTES + 1)
-    except OSError as err:
-        raise UsageError(f"{path}: cannot read: {err.strerror}") from None
-    if len(raw) > records.MAX_RECORD_BYTES:
-        raise UsageError(f"{path}: longer than {records.MAX_RECORD_BYTES} bytes, not a tournament configuration")
+    raw = read_small(path, records.MAX_RECORD_BYTES, "a tournament configuration")
     try:
         data = records.load_json(raw)
     except records.LineError as err:
