@@ -20,6 +20,7 @@ import attrs
 
 from . import __version__, record_shape
 from .errors import RecordError
+from .small_files import open_to_read
 
 try:
     import fcntl
@@ -207,14 +208,7 @@ def lines(path: Path, max_bytes: int = MAX_RECORD_BYTES, start: int = 0, number:
 
 
 def _open(path: Path) -> BinaryIO:
-    try:
-        return open(path, "rb")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path}: is a directory, not a record file") from None
-    except OSError as err:
-        raise RecordError(f"{path}: cannot read: {err.strerror}") from None
+    return open_to_read(path, "a record file", error=RecordError)
 
 
 def _too_long(path: Path, number: int, max_bytes: int) -> RecordError:
