@@ -4,6 +4,13 @@ A card's text is its rank letter and suit letter, ``"QS"``, ``"TH"``, ``"2C"``: 
 characters, so it is one whitespace-free token on the wire and a fixed-width field for a
 bash bot. Every card value is interned: :func:`Card.parse` and the deck builders hand out the
 same object for the same card, so engines can compare and hash cards cheaply.
+
+Cards are written two ways, each for its reader. Tokens (``TS``) are for programs: always two
+characters, upper case, ``T`` for the ten, one spelling per card, so a bot compares strings and
+a bash bot cuts fixed-width fields. People read :meth:`Card.symbol` (``10♠``), with the ten as
+printed on the card and a suit symbol. :meth:`Card.parse` is lenient (``qs``, ``10S``) for text
+typed by people; a move token is held to the exact spelling, and :func:`misspelling` names the
+rule a near miss breaks, so a bot's author is told what to change.
 """
 
 from __future__ import annotations
@@ -59,14 +66,16 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> "Card":
-        """Parse ``"QS"`` (also ``"qs"`` and ``"10S"``); raise InvalidMoveError otherwise."""
-        card = _BY_TEXT.get(text) or _BY_TEXT.get(text.upper().replace("10", "T", 1))
+        """Parse ``"QS"`` (also ``"qs"`` and ``"10S"``, as people type them); raise
+        InvalidMoveError otherwise. Move tokens are read with :func:`token_card` instead."""
+        card = _BY_TEXT.get(text) or _near_miss(text)
         if card is None:
             raise InvalidMoveError(f"not a card: {text!r}")
         return card
 
     def symbol(self) -> str:
-        """Human text with a suit symbol, ``Q♠``; the ten is written ``10``."""
+        """Text for people with a suit symbol, ``Q♠``; the ten is written ``10`` as on the card
+        (tokens, for programs, write it ``T``: see the module docstring)."""
         rank = "10" if self.rank == 10 else RANKS[self.rank - 2]
         return rank + SUIT_SYMBOLS[self.suit]
 
@@ -83,9 +92,53 @@ _INTERNED.update(((c.rank, c.suit), c) for c in _ALL)
 _BY_TEXT: dict[str, Card] = {card.text: card for card in _ALL}
 
 
+UPPER_CASE = "card tokens are upper case"
+"""The rule a token such as ``qs`` breaks."""
+
+TEN_IS_T = "the ten is written T"
+"""The rule a token such as ``10S`` breaks."""
+
+
+def _near_miss(text: str) -> Card | None:
+    """The card ``text`` names when written as people write cards (any case, ``10`` for the
+    ten); None when it names no card."""
+    return _BY_TEXT.get(text.upper().replace("10", "T", 1))
+
+
 def is_card(text: str) -> bool:
     """True when ``text`` is a card's canonical text (``QS``)."""
     return text in _BY_TEXT
+
+
+def misspelling(text: str) -> tuple[tuple[str, ...], str] | None:
+    """``(rules broken, token)`` when ``text`` names a card but is not its token: ``qs`` gives
+    ``(("card tokens are upper case",), "QS")``, ``10s`` both rules. None for a token and for
+    text that names no card at all (``ZZ``), which is a different mistake.
+
+    The one place a near miss is diagnosed, so the referee's fault detail, the engines and
+    the human seat word it alike."""
+    if text in _BY_TEXT:
+        return None
+    card = _near_miss(text)
+    if card is None:
+        return None
+    rules = [TEN_IS_T] if text[:2] == "10" else []
+    if text != text.upper():
+        rules.append(UPPER_CASE)
+    return tuple(rules), card.text
+
+
+def token_card(text: str) -> Card:
+    """The card a move token names, spelt exactly as the protocol writes it. A near miss is
+    refused with the rule it breaks and the token to write (``card tokens are upper case:
+    write 'QS'``), anything else as not a card; InvalidMoveError either way."""
+    card = _BY_TEXT.get(text)
+    if card is not None:
+        return card
+    wrong = misspelling(text)
+    if wrong is not None:
+        raise InvalidMoveError(f"{' and '.join(wrong[0])}: write {wrong[1]!r}")
+    raise InvalidMoveError(f"not a card: {text!r}")
 
 
 def card(text: str) -> Card:

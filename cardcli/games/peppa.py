@@ -16,11 +16,12 @@ from typing import Any, Sequence
 
 import attrs
 
-from ..cards import Card, french_52, sort_cards
+from ..cards import Card, french_52, sort_cards, token_card
 from ..errors import IllegalMoveError, InvalidMoveError
 from . import options as opt
 from .card_bits import DECK, SUIT_MASKS, bit, cards, indices, mask_of, texts
 from .combos import Combinations, positions
+from .notation import ORDER, MisorderedMove, checked
 from .base import (
     DealScore,
     Decision,
@@ -261,7 +262,7 @@ class PeppaMatch(MaskHands, MatchBase):
 
     def apply(self, seat: int, move: str) -> list[Event]:
         if self.phase == Phase.PLAY:
-            self._play(seat, self._checked_card(seat, move))
+            self._play(seat, checked(self._checked_card, seat, move))
             events = self.tricks.play_events()
             return events + self._score_events() if self.phase != Phase.PLAY else events
         if self.phase == Phase.PASS:
@@ -270,9 +271,9 @@ class PeppaMatch(MaskHands, MatchBase):
 
     def apply_quietly(self, seat: int, move: str) -> None:
         if self.phase == Phase.PLAY:
-            self._play(seat, self._checked_card(seat, move))
+            self._play(seat, checked(self._checked_card, seat, move))
         elif self.phase == Phase.PASS:
-            self._pass(seat, self._checked_pass(seat, move))
+            self._pass(seat, checked(self._checked_pass, seat, move))
         else:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
@@ -348,7 +349,7 @@ class PeppaMatch(MaskHands, MatchBase):
         return allowed
 
     def _apply_pass(self, seat: int, move: str) -> list[Event]:
-        given = self._checked_pass(seat, move)
+        given = checked(self._checked_pass, seat, move)
         self._pass(seat, given)
         events = [Event("passed", (str(self.pass_target(seat)), *texts(given)), frozenset({seat}))]
         if self.phase == Phase.PASS:
@@ -360,11 +361,12 @@ class PeppaMatch(MaskHands, MatchBase):
         return events + self.tricks.start()
 
     def _checked_pass(self, seat: int, move: str) -> int:
-        """The cards of a pass token as a mask, once the token is checked."""
+        """The cards of a pass token as a mask, once the token is checked; changes nothing, so
+        :func:`~cardcli.games.notation.checked` may try a respelt token with it."""
         if seat in self.passes or not 0 <= seat < NUM_PLAYERS:
             raise IllegalMoveError(f"seat {seat} has no pass to make")
         parts = move.split("+")
-        chosen = tuple(Card.parse(p) for p in parts)
+        chosen = tuple(token_card(p) for p in parts)
         if len(chosen) != PASS_SIZE or len(set(chosen)) != PASS_SIZE:
             raise InvalidMoveError(f"a pass is three different cards joined by '+': {move!r}")
         given = mask_of(chosen)
@@ -372,7 +374,7 @@ class PeppaMatch(MaskHands, MatchBase):
         if missing:
             raise IllegalMoveError(f"cannot pass {' '.join(missing)}: not in hand")
         if "+".join(texts(given)) != move:
-            raise IllegalMoveError(f"pass not in canonical order: write {pass_token(chosen)}")
+            raise MisorderedMove((ORDER,), pass_token(chosen))
         return given
 
     def _pass(self, seat: int, given: int) -> None:
@@ -400,7 +402,7 @@ class PeppaMatch(MaskHands, MatchBase):
         return sum(self._points[i] for i in indices(taken)) if taken else 0
 
     def _checked_card(self, seat: int, move: str) -> int:
-        """The index of the card a play token names, once the play is checked."""
+        """The index of the card a play token names, once the play is checked; changes nothing."""
         index = self.tricks.index_for(seat, move)
         if not self._turn_mask() >> index & 1:
             raise IllegalMoveError(f"{move} may not be played now: {self._why_not(seat)}")

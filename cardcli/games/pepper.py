@@ -28,6 +28,7 @@ from .base import (
 )
 from .sides import best, seats, side_map, sides_for, with_forfeits
 from .card_bits import cards, mask_of, texts
+from .notation import checked
 from .trick_text import TricksOnlyRenderer
 from .tricks import MaskHands, Ranking, TrickPlay
 
@@ -180,10 +181,15 @@ class PepperMatch(MaskHands, MatchBase):
             self._end_deal()
 
     def _play(self, seat: int, move: str) -> None:
+        self.tricks.play(seat, checked(self._checked_card, seat, move))
+
+    def _checked_card(self, seat: int, move: str) -> int:
+        """The index of the card a play token names, once the play is checked; changes nothing,
+        so :func:`~cardcli.games.notation.checked` may try a respelt token with it."""
         index = self.tricks.index_for(seat, move)
         if not self.tricks.legal(self.tricks.follow) >> index & 1:
             raise IllegalMoveError(f"{move} may not be played now: must follow suit")
-        self.tricks.play(seat, index)
+        return index
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         if self._result is None:

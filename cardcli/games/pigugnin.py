@@ -27,6 +27,7 @@ from .base import (
     first_dealer,
 )
 from .card_bits import DECK, bit, indices, mask_of, texts
+from .notation import checked
 from .trick_text import TrickRenderer
 from .tricks import MaskHands, Ranking, TrickPlay, seat_order, step
 
@@ -178,6 +179,11 @@ class PigugninMatch(MaskHands, MatchBase):
 
     def _play(self, seat: int, move: str) -> None:
         """Check a play and make it (the deal is scored by the caller, with or without events)."""
+        self.tricks.play(seat, checked(self._checked_card, seat, move))
+
+    def _checked_card(self, seat: int, move: str) -> int:
+        """The index of the card a play token names, once the play is checked; changes nothing,
+        so :func:`~cardcli.games.notation.checked` may try a respelt token with it."""
         if self.phase != Phase.PLAY:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
         index = self.tricks.index_for(seat, move)
@@ -185,7 +191,7 @@ class PigugninMatch(MaskHands, MatchBase):
             follows = self.tricks.follow(seat) >> index & 1
             reason = "J♠ may not be played in the first trick" if follows else "must follow suit"
             raise IllegalMoveError(f"{move} may not be played now: {reason}")
-        self.tricks.play(seat, index)
+        return index
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         if self._result is None:

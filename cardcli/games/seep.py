@@ -30,7 +30,7 @@ from .base import (
     Variant,
     first_dealer,
 )
-from .notation import spent_card
+from .notation import checked, misordered, spent_card
 from .seep_floor import Group, Packing, all_sums, packings, text, value
 from .seep_text import SeepRenderer
 from .sides import best, seats, side_map, sides_for, with_forfeits
@@ -265,12 +265,7 @@ class SeepMatch(MatchBase):
             return self._apply_bid(seat, move)
         if self.phase not in (Phase.OPEN, Phase.PLAY):
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
-        if seat != self.turn:
-            raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
-        chosen = self._find(seat, move)
-        if chosen is None:
-            raise self._refusal(move)
-        return self._play(seat, chosen)
+        return self._play(seat, checked(self._checked_move, seat, move))
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         if self._result is None:
@@ -562,11 +557,23 @@ class SeepMatch(MatchBase):
                     return False
         return True
 
+    def _checked_move(self, seat: int, move: str) -> Move:
+        """The legal move a play token names; changes nothing but caches, so
+        :func:`~cardcli.games.notation.checked` may try a respelt token with it."""
+        if seat != self.turn:
+            raise IllegalMoveError(f"it is seat {self.turn}'s turn, not seat {seat}'s")
+        chosen = self._find(seat, move)
+        if chosen is None:
+            raise self._refusal(move)
+        return chosen
+
     def _refusal(self, move: str) -> IllegalMoveError | InvalidMoveError:
+        """Why a token names no legal move: not a Seep move at all, a legal move with its cards
+        ordered or grouped otherwise than offered, or a move the rules do not allow now."""
         verb, _, rest = move.partition(":")
         if verb not in VERBS or not rest:
             return InvalidMoveError(f"a Seep move is take:, build:, cement:, break: or throw: ...: {move!r}")
-        return IllegalMoveError(f"{move} is not a legal move here")
+        return misordered(move, self._legal()) or IllegalMoveError(f"{move} is not a legal move here")
 
     # -- playing ------------------------------------------------------------------------------
 

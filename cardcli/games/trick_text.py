@@ -45,7 +45,7 @@ class TrickRenderer:
             self.trick, self.trick_number = [], int(a[0])
             return []
         if kind == "play":
-            self.trick.append(f"{a[0]} {Card.parse(a[1]).symbol()}")
+            self.trick.append(played(a[0], a[1]))
             return []
         if kind == "taken":
             plays = ", ".join(self.trick)
@@ -82,6 +82,13 @@ class TricksOnlyRenderer(TrickRenderer):
     ``taken`` line says 0), so a replay shows who took it, not a meaningless 0."""
 
     shows_points = False
+
+
+def played(who: str, token: str) -> str:
+    """A card played to a trick as people read it: who played it, then the card with its suit
+    symbol (``2:ann 10♠``). The replay's trick lines and the human seat's trick in progress
+    are both written with it, so a card looks the same wherever a person sees it."""
+    return f"{who} {Card.parse(token).symbol()}"
 
 
 def _cards(texts: Sequence[str]) -> list[Card]:

@@ -5,7 +5,8 @@ The human player follows the game from exactly the protocol lines its seat is se
 screen can never show more than the seat may know. Each event is printed with the game's own
 renderer (the text ``replay`` uses); at a request it shows the hand, the table and the legal
 moves, numbered. A move may be typed as its token or its number; anything else re-prompts with
-the reason, never a fault. ``?`` shows help and the rules.
+the reason, never a fault. ``?`` shows help and the rules. Cards are shown as people write
+them (``10♠``) and may be typed that way or as tokens, in either case (``10s``, ``TS``).
 
 Without a terminal the same seat reads one move per line and prints nothing: ``printf 'QS\\n' |
 cardcli play ...`` works. When the lines run out, or a line is not a legal move, the seat plays
@@ -20,7 +21,9 @@ from typing import IO, Iterator, Sequence
 
 from ..cards import SUIT_SYMBOLS, Card, is_card, render_hand
 from ..games import registry
-from ..games.notation import spent_card
+from ..games.notation import misordered, respell, spent_card
+from ..games.trick_text import played
+from ..safe_text import display_name
 from ..seats.base import Request
 
 RED = "\033[31m"
@@ -28,32 +31,51 @@ RESET = "\033[0m"
 
 
 def match_input(text: str, moves: Sequence[str]) -> str | None:
-    """The legal move a person meant: its number, its token, or (for a pass) its cards typed in
-    any order and case, separated by spaces, commas or '+'."""
+    """The legal move a person meant: its number, or its token written in any case, with ``10``
+    for the ten, and its cards in any order; the cards of a pass may be separated by spaces,
+    commas or '+'. A bot must write the token exactly; a person is not held to it, and the
+    near misses are recognised by the same code that names them in a bot's fault."""
     text = text.strip()
     if text.isdigit() and 1 <= int(text) <= len(moves):
         return moves[int(text) - 1]
-    if text in moves:
-        return text
-    parts = [p for p in text.replace(",", " ").replace("+", " ").upper().replace("10", "T").split() if p]
-    if parts and all(is_card(p) for p in parts):
-        ordered = "+".join(sorted(parts, key=lambda p: Card.parse(p).sort_key))
-        if ordered in moves:
-            return ordered
-    return None
+    token = text if ":" in text else "+".join(text.replace(",", " ").replace("+", " ").split())
+    fixed = respell(token)[0]
+    if fixed in moves:
+        return fixed
+    twin = misordered(fixed, moves)
+    if twin is not None:
+        return twin.token
+    return next((m for m in moves if m.lower() == fixed.lower()), None)
+
+
+def paint(text: str, colour: bool) -> str:
+    """``text`` with its red suit symbols in red on a colour terminal."""
+    if colour:
+        for suit in "HD":
+            text = text.replace(SUIT_SYMBOLS[suit], RED + SUIT_SYMBOLS[suit] + RESET)
+    return text
 
 
 class SeatView:
     """What one seat knows, kept up to date from its protocol lines: its hand, the trick or the
-    floor, the totals. Shared by the human player; needs no game engine."""
+    floor, the totals. Shared by the human player; needs no game engine.
+
+    A ``deal`` line starts the view of the deal afresh: the hand, the trick and the floor of
+    the deal before are gone from the table, and showing them at the next deal's first
+    decision (a Peppa pass, a Seep or Pepper bid) would mislead. Only the totals carry over."""
 
     def __init__(self) -> None:
         self.seat = 0
         self.game = ""
         self.names: list[str] = []
+        """Names as the ``player`` lines give them: a bot's text, escaped when shown."""
         self.hand: list[str] = []
-        self.trick: list[str] = []
-        self.table: list[str] = []
+        self.trick_number = 0
+        """The trick in progress, counted from 1; 0 before the deal's first trick."""
+        self.trick: list[tuple[int, str]] = []
+        """The cards played to the trick in progress: (seat, card token) in play order."""
+        self.table: list[str] | None = None
+        """The Seep floor as the last ``table`` line gave it; None before it is turned up."""
         self.totals: list[str] = []
 
     def update(self, words: list[str]) -> None:
@@ -61,19 +83,23 @@ class SeatView:
         if kind == "game" and len(args) >= 4:
             self.game, self.seat = args[0], int(args[3])
             self.names = [""] * int(args[2])
+            self.totals = []
+            self._new_deal()
         elif kind == "player" and len(args) >= 2 and int(args[0]) < len(self.names):
             self.names[int(args[0])] = " ".join(args[1:])
+        elif kind == "deal":
+            self._new_deal()
         elif kind == "hand":
             self.hand = list(args)
         elif kind == "passed":
             self.hand = [c for c in self.hand if c not in args[1:]]
         elif kind == "received":
             self.hand += args[1:]
-        elif kind == "trick":
-            self.trick = []
+        elif kind == "trick" and args:
+            self.trick_number, self.trick = int(args[0]), []
         elif kind == "play" and len(args) >= 2:
-            if ":" not in args[1]:
-                self.trick.append(f"{args[0]}:{args[1]}")
+            if is_card(args[1]):
+                self.trick.append((int(args[0]), args[1]))
             if int(args[0]) == self.seat:
                 spent = spent_card(args[1])
                 if spent in self.hand:
@@ -83,12 +109,25 @@ class SeatView:
         elif kind == "totals":
             self.totals = list(args)
 
+    def _new_deal(self) -> None:
+        self.hand, self.trick_number, self.trick, self.table = [], 0, [], None
+
+    def who(self, seat: int) -> str:
+        """A seat as every renderer writes it, ``2:ann``, its name escaped: a bot's name is
+        never raw terminal text."""
+        return f"{seat}:{display_name(self.names[seat]) if seat < len(self.names) else ''}"
+
     def hand_text(self, colour: bool) -> str:
-        text = render_hand(Card.parse(c) for c in self.hand)
-        if colour:
-            for suit in "HD":
-                text = text.replace(SUIT_SYMBOLS[suit], RED + SUIT_SYMBOLS[suit] + RESET)
-        return text
+        return paint(render_hand(Card.parse(c) for c in self.hand), colour)
+
+    def trick_text(self, colour: bool) -> str:
+        """The trick in progress as the replay writes a trick: who played each card, and the
+        card with its suit symbol (``trick 3: 1:ann Q♠, 2:bob 10♠``); empty before the deal's
+        first trick. Shown at this seat's own requests, so a trick with no card yet is its lead."""
+        if not self.trick_number:
+            return ""
+        plays = ", ".join(played(self.who(seat), card) for seat, card in self.trick)
+        return paint(f"trick {self.trick_number}: {plays or 'you lead'}", colour)
 
 
 class HumanPlayer:
@@ -165,13 +204,14 @@ class HumanPlayer:
         view = self.view
         self.say("")
         if view.totals:
-            self.say("totals: " + "  ".join(f"{i}:{n} {t}" for i, (n, t) in enumerate(zip(view.names, view.totals))))
-        if view.table or view.game == "seep":
+            self.say("totals: " + "  ".join(f"{view.who(i)} {t}" for i, t in enumerate(view.totals)))
+        if view.game == "seep":
             from ..games.seep_text import table_text
 
-            self.say("floor: " + table_text(view.table))
-        elif view.trick:
-            self.say("trick: " + ", ".join(view.trick))
+            floor = table_text(view.table) if view.table is not None else "face down until the bid"
+            self.say("floor: " + paint(floor, self.colour))
+        elif view.trick_number:
+            self.say(view.trick_text(self.colour))
         self.say(f"your hand: {view.hand_text(self.colour)}")
         self.say(f"seat {view.seat}, your {request.kind}:")
         if len(request.moves) > 40 and all("+" in m and ":" not in m for m in request.moves):
@@ -196,6 +236,7 @@ class HumanPlayer:
     def _help(self) -> None:
         spec = registry.get(self.view.game)
         self.say("Type the number of a move, or the move itself as shown in brackets.")
-        self.say("Cards are rank + suit: 2-9, T (ten), J, Q, K, A with C D H S (QS is the queen of spades).")
+        self.say("Cards are rank + suit: 2-9, T or 10 (ten), J, Q, K, A with C D H S, in either case")
+        self.say("(QS or qs is the queen of spades; TS, 10s and 10S the ten of spades).")
         self.say("")
         self.say(spec.summary)

@@ -4,6 +4,7 @@ flag makes it fail in one chosen way at the N-th request (counted from 1)."""
 
 import argparse
 import os
+import re
 import select
 import signal
 import subprocess
@@ -59,6 +60,12 @@ p.add_argument("--bare-move-at", type=int, default=0, help="answer the move with
 p.add_argument("--debug-stdout", action="store_true", help="print debug lines on stdout at every request")
 p.add_argument("--traceback-at", type=int, default=0, help="raise an exception (a traceback, status 1)")
 p.add_argument("--exit-after-result", action="store_true", help="exit with status 0 on 'result'")
+p.add_argument("--lowercase-at", type=int, default=0, help="answer the first offered move in lower case")
+p.add_argument("--ten-as-10-at", type=int, default=0,
+               help="at the first request from the N-th on that offers a move with a ten, answer "
+                    "that move with the ten written 10 instead of T")
+p.add_argument("--misorder-at", type=int, default=0,
+               help="answer the first offered move of several cards, its cards in reverse order")
 args = p.parse_args()
 
 out = sys.stdout.buffer
@@ -72,10 +79,25 @@ def send(text: str) -> None:
         out.flush()
 
 
+TEN = re.compile(r"(^|[:,+])T([CDHS])")
+"""A ten in a move token."""
+
+
 def choose(moves: list[str]) -> str:
-    """The move to play; with --traceback-at, the bug a new bot has."""
+    """The move to play; with --traceback-at, the bug a new bot has; with --lowercase-at,
+    --ten-as-10-at and --misorder-at, a legal move written otherwise than offered."""
     if n == args.traceback_at:
         return moves[len(moves) + 7]
+    if n == args.lowercase_at:
+        return moves[0].lower()
+    with_ten = [m for m in moves if TEN.search(m)] if 0 < args.ten_as_10_at <= n else []
+    if with_ten:
+        args.ten_as_10_at = 0  # once
+        return TEN.sub(r"\g<1>10\2", with_ten[0])
+    if n == args.misorder_at:
+        several = next(m for m in moves if "+" in m)
+        head, sep, cards = several.rpartition(":")
+        return head + sep + "+".join(reversed(cards.split("+")))
     return moves[0]
 
 
