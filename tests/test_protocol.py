@@ -87,3 +87,20 @@ def test_the_example_transcript_in_the_spec_is_what_the_tool_produces() -> None:
     assert produced == committed
     assert committed.startswith("<< cardcli 1\n")
     assert "<< go pass" in committed and "<< result" in committed and committed.endswith("<< quit\n")
+
+
+def test_the_excerpt_in_the_spec_is_taken_from_the_example_transcript() -> None:
+    """Section 10 of PROTOCOL.md quotes the example file: every line it shows is the example's,
+    in the example's order (long requests cut as transcripts cut them), so the excerpt cannot
+    drift from what the tool sends."""
+    from cardcli.transcript import shorten_request
+
+    spec = (ROOT / "protocol/PROTOCOL.md").read_text()
+    section = spec[spec.index("## 10. A complete example"):]
+    excerpt = section[section.index("```\n") + 4:]
+    excerpt = excerpt[:excerpt.index("```")]
+    shown = [line for line in excerpt.splitlines() if not line.startswith("   ...")]
+    example = (ROOT / "protocol/example-peppa-seat0.txt").read_text().splitlines()
+    lines = iter(example)
+    for line in shown:
+        assert any(line in (full, full[:3] + shorten_request(full[3:], 3)) for full in lines), line

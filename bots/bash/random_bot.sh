@@ -12,7 +12,7 @@ while IFS= read -r line; do
   read -r -a words <<< "$line"
   case "${words[0]:-}" in
     cardcli)
-      printf 'id name bash-random\nready\n' ;;
+      printf 'id name bash-random\nid author cardcli examples\nid version 1.0\nready\n' ;;
     rng)
       # reseed per match: same seed and same match, same moves, whatever came before
       RANDOM=$(( (seed * 7919 + ${words[1]:-0}) % 32768 )) ;;

@@ -145,6 +145,7 @@ int main(int argc, char **argv)
         if (strcmp(words[0], "cardcli") == 0) {
             send_line("id name", name);
             send_line("id author cardcli examples", NULL);
+            send_line("id version 1.0", NULL);
             send_line("ready", NULL);
         } else if (strcmp(words[0], "rng") == 0 && n > 1) {
             /* reseed per match: same seed and same match, same moves, whatever came before */

@@ -89,6 +89,7 @@ rl.on("line", (line) => {
     case "cardcli":
       send(`id name ${args.name}`);
       send("id author cardcli examples");
+      send("id version 1.0");
       send("ready");
       break;
     case "rng":

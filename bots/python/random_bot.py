@@ -24,7 +24,7 @@ def main() -> int:
             continue
         command = words[0]
         if command == "cardcli":
-            out.write(f"id name {args.name}\nid author cardcli examples\nready\n")
+            out.write(f"id name {args.name}\nid author cardcli examples\nid version 1.0\nready\n")
         elif command == "rng" and len(words) > 1:
             # reseed per match: same seed and same match, same moves, whatever came before
             rng = random.Random(f"{args.seed}/{words[1]}")

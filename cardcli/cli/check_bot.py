@@ -3,34 +3,43 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 import click
 
-from ..checkbot import check
+from ..checkbot import Check, check
 from ..errors import UsageError
 from ..games import registry
 from ..seats.spec import make_seat
 from ..seats.limits import Limits
 from ..seats.sandbox import resolve
-from .common import announce_sandbox, json_option, print_json, sandbox_options, sandbox_policy
+from .common import announce_sandbox, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy
 
 
 @click.command("check-bot")
 @click.argument("game")
 @click.argument("command", nargs=-1, required=True)
+@click.option("--variant", default=None, help="Rule variant to check under (see `cardcli games`).")
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
+              help="A game option as the competition sets it; repeatable.")
+@click.option("--players", "counts", type=int, multiple=True, metavar="N",
+              help="Check with N players; repeatable. Default: every count the game is played by.")
 @click.option("--move-time", type=click.FloatRange(min=0.001), default=5.0, show_default=True)
 @click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True)
 @click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--variant", default=None)
-@click.option("--players", type=int, default=None)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
+@click.option("--bot-stderr", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Save the bot's stderr in DIR/N-players/seat0.stderr (first 1 MiB).")
 @sandbox_options("auto")
 @json_option
-def check_bot(game: str, command: tuple[str, ...], move_time: float, startup_time: float, quit_grace: float,
-              seed: int, variant: str | None, players: int | None, sandbox_mode: str, bot_network: bool,
-              sandbox_binds: tuple[str, ...], bot_procs: int | None, as_json: bool) -> int:
+def check_bot(game: str, command: tuple[str, ...], variant: str | None, options: tuple[str, ...],
+              counts: tuple[int, ...], move_time: float, startup_time: float, quit_grace: float, seed: int,
+              bot_stderr: str | None, sandbox_mode: str, bot_network: bool, sandbox_binds: tuple[str, ...],
+              bot_procs: int | None, as_json: bool) -> int:
     """Check that the bot COMMAND speaks the protocol for GAME: handshake, every kind of
-    request, whole matches, and quit. Prints a checklist; exit status 1 when a step fails.
+    request, two or more whole matches on one process for every player count, and quit.
+    Prints a checklist and warnings; on a failure, the request, the bot's answer and a
+    `cardcli play` command that plays the same match again. Exit status 1 when a step fails.
 
     Write the command after `--`: cardcli check-bot peppa -- python3 mybot.py --seed 1
     """
@@ -40,16 +49,36 @@ def check_bot(game: str, command: tuple[str, ...], move_time: float, startup_tim
         argv = shlex.split(argv[0])
     if make_seat(shlex.join(argv), 0, seed).kind != "process":  # refuses a missing program too
         raise UsageError("check-bot checks a bot program, not a built-in player")
-    asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds)
+    asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds, (bot_stderr,))
     sandbox = resolve(asked)
+    plan = Check(game, tuple(argv), variant, parse_assignments(options), tuple(dict.fromkeys(counts)), move_time,
+                 startup_time, quit_grace, seed, sandbox, Limits(processes=bot_procs),
+                 Path(bot_stderr) if bot_stderr else None,
+                 _play_flags(sandbox is not None, bot_network, sandbox_binds, bot_procs))
+    plan.counts()  # a player count the game is not played by: exit 2 before any bot starts
     announce_sandbox(asked, sandbox)
-    steps = check(game, argv, move_time, startup_time, quit_grace, seed, variant, players, sandbox,
-                  Limits(processes=bot_procs))
-    ok = all(s.ok for s in steps)
+    report = check(plan)
     if as_json:
-        print_json({"ok": ok, "steps": [{"name": s.name, "ok": s.ok, "detail": s.detail} for s in steps]})
+        print_json(report.to_json())
     else:
-        for s in steps:
-            click.echo(s.line())
-        click.echo("the bot passes every check" if ok else "the bot FAILS")
-    return 0 if ok else 1
+        for step in report.steps:
+            click.echo(step.line())
+        for warning in report.warnings:
+            click.echo(f"[warn] {warning}")
+        if report.failure is not None:
+            for line in report.failure.lines():
+                click.echo(line)
+        click.echo("the bot passes every check" if report.ok else "the bot FAILS")
+    return 0 if report.ok else 1
+
+
+def _play_flags(sandboxed: bool, network: bool, binds: tuple[str, ...], procs: int | None) -> tuple[str, ...]:
+    """The ``play`` flags that run the bot as the check ran it."""
+    flags: list[str] = []
+    if sandboxed:
+        flags += ["--sandbox", "on"] + (["--bot-network"] if network else [])
+        for bind in binds:
+            flags += ["--sandbox-bind", str(Path(bind).resolve())]
+    if procs is not None:
+        flags += ["--bot-procs", str(procs)]
+    return tuple(flags)

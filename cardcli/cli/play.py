@@ -18,9 +18,8 @@ from ..games.dealing import new_seed
 from ..records import append, check_appendable
 from ..referee import POLICIES, Settings, play_match
 from ..report import summary_json, summary_text
-from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
-from ..seats.spec import make_seat
+from ..series import Series
 from ..seats.sandbox import resolve
 from .common import announce_sandbox, guarded_by, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy
 
@@ -86,8 +85,6 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     seed = new_seed() if seed is None else seed
     given = parse_assignments(options)
     setup = registry.resolve(game, variant, given, count, seed)
-    if not seats:
-        seats = ("random",) * setup.num_players
     signer = _signer(sign_key, record_path)
     if record_path is not None:
         check_appendable(Path(record_path))
@@ -101,18 +98,12 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     announce_sandbox(asked, sandbox)
     if sandbox is not None:
         click.echo(f"sandbox: {guarded_by(sandbox)}", err=True)
-    built: list[Seat] = [make_seat(spec, i, seed, stderr_dir, limits, sandbox=sandbox) for i, spec in enumerate(seats)]
+    series = Series(game, variant, given, count, seed, seats, settings, stderr_dir, limits, sandbox)
     status = 0
     try:
         for k in range(count_games):
-            if k:
-                setup = registry.resolve(game, variant, given, count, (seed + k) % 2**63)
-                built = [
-                    bot if bot.usable else make_seat(spec, i, setup.seed, stderr_dir, limits, sandbox=sandbox)
-                    for i, (spec, bot) in enumerate(zip(seats, built))
-                ]
             listener = _event_printer(k + 1, setup.spec.name) if events else None
-            result = play_match(setup, built, settings, listener=listener, close=False)
+            setup, result = series.play(k, listener)
             if record_path is not None:
                 record = result.record if signer is None else signing.signed(result.record, signer)
                 repaired = append(Path(record_path), record)
@@ -125,7 +116,7 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
             if not result.completed:
                 status = 1
     finally:
-        close_all(built, quit_grace)
+        series.close()
     return status
 
 

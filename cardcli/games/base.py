@@ -15,7 +15,7 @@ layer boundary (events, decisions, scores, outcomes, options) is a frozen value.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import attrs
 
@@ -219,6 +219,9 @@ class GameSpec:
     ``drawn`` is the seat drawn at random from the seed."""
     decision_kinds: tuple[str, ...] = ("play",)
     """Every kind of request the game makes (``check-bot`` asks a bot each of them)."""
+    decision_notes: Mapping[str, str] = attrs.field(factory=dict)
+    """For a kind of request that only some play brings about: when it is asked. ``check-bot``
+    says it of a bot never asked that kind, where "try another seed" would not help."""
     lower_is_better: bool = False
     """True for penalty games (Peppa, Il Pigugnìn), where the lowest total is best."""
     teams: Callable[[int], tuple[tuple[int, ...], ...]] = lambda num_players: ()

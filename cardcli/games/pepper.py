@@ -398,6 +398,8 @@ SPEC = GameSpec(
     new_match=PepperMatch,
     first_dealer=first_dealer,
     decision_kinds=("bid", "trump", "play"),
+    decision_notes={"trump": "asked only of the player who wins the auction: a bot that never bids "
+                             "above the others is never asked to name trump"},
     teams=lambda n: sides_for(n) if n == 4 else (),
     play_order=lambda options: "cw",
     renderer=TricksOnlyRenderer,

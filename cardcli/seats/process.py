@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Sequence
 
 from .. import protocol
+from ..transcript import Transcript
 from ..safe_text import DETAIL_WIDTH, printable
 from . import cgroups
 from .base import DEBUG_HINT, FLUSH_HINT, Answer, FaultKind, Identity, Request, Seat, SeatFault, clip
@@ -105,12 +106,18 @@ class ProcessSeat(Seat):
         self._quit_sent = False
         self.quit_obeyed: bool | None = None
         """After close(): whether the bot exited by itself within the grace period after quit."""
+        self.left_behind = 0
+        """After close(): processes of the bot's tree still running when the bot itself had
+        exited after ``quit`` (the referee then ends them; another host might not)."""
         self._greeting: _Greeting | None = None
         self._started_at = 0.0
         self._recent_ignored: deque[str] = deque(maxlen=QUOTED_LINES)
         """The last lines the protocol ignored, clipped, for a timeout's detail."""
         self._ignored_since_ask = 0
         """Lines ignored since the open request was made: only these explain its timeout."""
+        self.transcript = Transcript()
+        """The last lines to and from the bot's current process: a fault is shown with the
+        request and answer that led to it (``check-bot``, a tournament's failure bundle)."""
         self._kept_alive = False
         """True from the start of a match the bot was kept alive into until its first answer
         in it: an exit then is a bot that stopped at ``result``."""
@@ -143,6 +150,7 @@ class ProcessSeat(Seat):
         self._recent_ignored.clear()
         self._ignored_since_ask = 0
         self._started_at = time.monotonic()
+        self.transcript.restart()
         limits = self.limits_in_force
         _check_startable(self.argv[0])
         self._group = _new_group(self.tag)
@@ -268,9 +276,12 @@ class ProcessSeat(Seat):
             self._release()
             return
         self.quit_obeyed = None
+        self.left_behind = 0
         if grace > 0:
             self.request_quit()
             self.quit_obeyed = _exits_within(proc, grace) if self._quit_sent else None
+            if self.quit_obeyed:
+                self.left_behind = self._still_running(proc.pid)
         self._kill_tree()
         try:
             proc.wait(timeout=5)
@@ -306,6 +317,15 @@ class ProcessSeat(Seat):
             pass
         if self._group is not None:
             self._group.kill()
+
+    def _still_running(self, pid: int) -> int:
+        """Processes the exited bot ``pid`` left running: those of its control group (less the
+        sandbox's own), or else of its session. In the sandbox the kernel ends them with the
+        bot, so there this finds none. A process that is itself exiting (its program already
+        gone: a zombie, or the sandbox's init as the kernel tears it down) is not counted."""
+        members = self._group.pids() if self._group is not None else _session_members(pid)
+        keeper = self._group.keeper if self._group is not None else None
+        return sum(1 for p in members if p != pid and _exe(p) not in (None, keeper))
 
     def _release(self) -> None:
         """Give back what the bot held besides its process: the group and the sandbox."""
@@ -530,7 +550,10 @@ class ProcessSeat(Seat):
             line = self._out.pop()
         except protocol.FramingError as err:
             raise SeatFault(FaultKind.MALFORMED, err.detail) from None
-        if line is not None and log.isEnabledFor(logging.DEBUG):
+        if line is None:
+            return None
+        self.transcript.received(line)
+        if log.isEnabledFor(logging.DEBUG):
             ignored = protocol.parse_bot_line(line).kind == "unknown"
             log.debug("%s >> %s%s", self.tag, printable(line, DETAIL_WIDTH),
                       f"    [ignored: not a protocol line; {DEBUG_HINT}]" if ignored else "")
@@ -564,6 +587,7 @@ class ProcessSeat(Seat):
         if self._queued:
             lines = [*self._queued, *lines]
             self._queued.clear()
+        self.transcript.sent(lines)
         if log.isEnabledFor(logging.DEBUG):
             for line in lines:
                 log.debug("%s << %s", self.tag, printable(line))
@@ -697,6 +721,33 @@ def _new_group(tag: str) -> cgroups.Group | None:
     except OSError as err:
         log.warning("cannot create a control group: %s", err)
         return None
+
+
+def _exe(pid: int) -> str | None:
+    try:
+        return os.readlink(f"/proc/{pid}/exe")
+    except OSError:
+        return None
+
+
+def _session_members(sid: int) -> list[int]:
+    """The processes of session ``sid`` (Linux's /proc; none where it does not exist)."""
+    members = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return members
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 3 and fields[3] == str(sid).encode():
+            members.append(int(name))
+    return members
 
 
 def _exits_within(proc: subprocess.Popen[bytes], timeout: float) -> bool:
