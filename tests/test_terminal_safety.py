@@ -255,7 +255,8 @@ def test_crafted_records_reach_watch_and_verify_escaped_or_refused(
 def test_tournament_table_escapes_entrant_names_and_fault_kinds() -> None:
     names = ["\x1b[2Jclear", "\u202eright", "plain"]
     rows = tuple(
-        {"entrant": n, "rating": 25.0, "rating_ci": 1.0, "matches": 1, "wins": 0, "draws": 0, "losses": 1,
+        {"rank": 1, "entrant": n, "ordinal": 22.0, "rating": 25.0, "rating_ci": 1.0, "matches": 1, "wins": 0,
+         "draws": 0, "losses": 1,
          "score_per_deal": 0.0, "score_per_deal_ci": None, "faults": {"crash\x07": 1}}
         for n in names
     )

@@ -14,8 +14,11 @@ from ..errors import Interrupted, UsageError
 from ..games import registry
 from ..games.dealing import new_seed
 from ..referee import POLICIES
+from ..safe_text import display_name
 from ..tournament import results as tables
 from ..tournament import runner
+from ..tournament import schedule
+from ..tournament.bundles import FAULTS, bundle_count
 from ..seats.sandbox import resolve
 from .common import (announce_sandbox, guarded_by, json_option, parse_assignments, print_json, sandbox_options,
                      sandbox_policy)
@@ -52,6 +55,9 @@ from .common import (announce_sandbox, guarded_by, json_option, parse_assignment
 @click.option("--sign-key", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Sign every record with this private key (keys new PREFIX writes PREFIX.key); the path is "
                    "kept in the configuration so --resume signs on. Needs pip install 'cardcli[sign]'.")
+@click.option("--bot-stderr", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Save each bot process's stderr (first 1 MiB) in DIR as ENTRANT.match-N.ID.stderr. "
+                   "Whatever is given, a faulty bot's stderr tail is kept in its failure bundle.")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Also write the table as CSV.")
 @json_option
 def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
@@ -59,8 +65,8 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
                jobs: int | None, directory: str | None, resume: str | None, restart_bots: bool, move_time: float,
                startup_time: float, quit_grace: float, max_deals: int, on_fault: str, bot_memory: int | None,
                bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
-               sandbox_binds: tuple[str, ...], bot_procs: int | None, sign_key: str | None, csv_path: str | None,
-               as_json: bool) -> int:
+               sandbox_binds: tuple[str, ...], bot_procs: int | None, sign_key: str | None, bot_stderr: str | None,
+               csv_path: str | None, as_json: bool) -> int:
     """Play a tournament of GAME between the --bot entrants and print the table.
 
     Every finished match is appended (and fsynced) to DIR/records.jsonl; an interrupted
@@ -92,19 +98,28 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
     announce_sandbox(config.sandbox_policy(), guard)
     if resume is None:
         runner.create(path, config)
+    _warn_unbalanced(config)
     show = runner.progress_printer(sys.stderr, config.names)
-    runner.run(path, config, jobs or runner.default_jobs(), show)
+    stderr_dir = Path(bot_stderr) if bot_stderr is not None else None
+    if stderr_dir is not None:
+        stderr_dir.mkdir(parents=True, exist_ok=True)
+    runner.run(path, config, jobs or runner.default_jobs(), show, stderr_dir)
     table = tables.tabulate(config.names, runner.records_in_order(path, runner.finished(path)))
     if csv_path:
         with open(csv_path, "w", newline="") as f:
             csv.writer(f).writerows(tables.to_csv_rows(table))
     if as_json:
-        print_json({"game": config.game, "matches": table.matches, "entrants": list(table.rows),
-                    "crosstable": table.crosstable, "lower_is_better": table.lower_is_better,
-                    "directory": str(path), "sandbox": guarded_by(guard)})
+        print_json({"game": config.game, "matches": table.matches, "ranked_by": tables.RANKED_BY,
+                    "entrants": list(table.rows), "crosstable": table.crosstable,
+                    "lower_is_better": table.lower_is_better, "directory": str(path),
+                    "sandbox": guarded_by(guard), "failure_bundles": bundle_count(path)})
     else:
         click.echo(tables.render(table, config.names))
         click.echo(f"sandbox: {guarded_by(guard)}")
+        bundles = bundle_count(path)
+        if bundles:
+            click.echo(f"faults: {bundles} failure bundle(s), the protocol and stderr of each faulty bot, in "
+                       f"{path / FAULTS}")
     return 0
 
 
@@ -142,6 +157,38 @@ def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: 
         sandbox=sandbox,
         sign_key=sign_key,
     )
+
+
+NAMES_SHOWN = 6
+"""Entrants named in the unbalanced-schedule warning for the fewest and for the most matches;
+a larger field is summed up as "and N more", so the warning stays one line."""
+
+
+def _warn_unbalanced(config: runner.Config) -> None:
+    """One line on stderr, before anything is played, when the schedule does not give every
+    entrant the same number of matches: the fewest and the most, who plays them, and the
+    numbers of deal sets that would be even (:func:`cardcli.tournament.schedule.balance` says
+    why a schedule can be uneven). It is a warning, not an error: a short trial run is
+    legitimate. Said once per run, by this process alone, so ``--resume`` repeats it once."""
+    spec = registry.get(config.game)
+    found = schedule.balance(len(config.entrants), config.players, spec.teams(config.players), config.deal_sets,
+                             config.duplicate, config.permutations)
+    if found.even:
+        return
+    least, most = min(found.matches), max(found.matches)
+    even = f"{found.fewer} or {found.more}" if found.fewer is not None else f"{found.more}"
+    click.echo(f"cardcli: warning: unbalanced schedule: with {config.deal_sets} deal sets the entrants play "
+               f"{least} to {most} matches each ({_who(config.names, found.matches, least)}: {least}; "
+               f"{_who(config.names, found.matches, most)}: {most}); --deal-sets {even} would give every "
+               f"entrant the same number of matches", err=True)
+
+
+def _who(names: list[str], matches: tuple[int, ...], count: int) -> str:
+    """The entrants that play ``count`` matches, as shown (:func:`display_name`), at most
+    :data:`NAMES_SHOWN` of them."""
+    found = [display_name(name) for name, played in zip(names, matches) if played == count]
+    more = f" and {len(found) - NAMES_SHOWN} more" if len(found) > NAMES_SHOWN else ""
+    return ", ".join(found[:NAMES_SHOWN]) + more
 
 
 def _terminated(signum: int, frame: object) -> None:

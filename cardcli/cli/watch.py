@@ -38,7 +38,7 @@ def watch(path: str, interval: float, once: bool, max_bytes: int) -> int:
             fresh = follower.new_records()
             for record in fresh:
                 seen.append(_brief(record))
-                click.echo(_line(len(seen), record))
+                click.echo(_line(len(seen), record, _seat_names(record, names)))
             if fresh:
                 click.echo(_standings(seen) if names is None else _tournament_table(target.parent, names))
             if once:
@@ -79,17 +79,32 @@ def _brief(record: dict[str, Any]) -> dict[str, Any]:
             "losers": [names[s] for s in result.get("losers", [])], "names": names}
 
 
-def _line(number: int, record: dict[str, Any]) -> str:
-    """One finished game as a line; every string from the record is shown escaped."""
+def _seat_names(record: dict[str, Any], entrants: list[str] | None) -> list[str]:
+    """Who sat in each seat, as the game line names them. In a tournament, the entrant names
+    of its configuration, by the record's seating, as the table names them: a seat's ``name``
+    in the record is the bot's own ``id name`` when it said one, which the table never shows.
+    In a record file, the seat's ``name``. A seat whose entrant the configuration does not
+    have (a record from elsewhere) keeps its recorded name."""
+    seats = record.get("seats", [])
+    recorded = [s.get("name", "?") for s in seats]
+    seating = (record.get("tournament") or {}).get("seating")
+    if entrants is None or seating is None:
+        return recorded
+    return [entrants[e] if e < len(entrants) else name for e, name in zip(seating, recorded)]
+
+
+def _line(number: int, record: dict[str, Any], seat_names: list[str]) -> str:
+    """One finished game as a line, the seats named by ``seat_names``; every string from the
+    record is shown escaped, names through :func:`display_name` as in the table."""
     result = record.get("result")
-    names = [display_name(s.get("name", "?")) for s in record.get("seats", [])]
+    names = [display_name(n) for n in seat_names]
     head = f"game {number}: {printable(record.get('game'))} {printable(record.get('variant'))} " \
            f"seed {printable(record.get('seed'))}, {len(record.get('deals', []))} deals"
     if not result:
         return f"{head}: {printable(record.get('status'))}"
     if result.get("annulled"):
         return f"{head}: annulled"
-    winners = ", ".join(names[s] for s in result["winners"])
+    winners = ", ".join(f"{s}:{names[s]}" for s in result["winners"])  # one entrant may fill two seats
     return f"{head}: won by {winners}; scores {printable(result['scores'])}"
 
 

@@ -19,6 +19,18 @@ from ..safe_text import display_name, printable
 
 RANK_OF = {"win": 1, "draw": 2, "annulled": 2, "lose": 3}
 
+RANKED_BY = "ordinal"
+"""The column the table is ranked by: OpenSkill's ordinal, mu - 3 sigma, a cautious estimate
+of the entrant's skill, three standard deviations below the likeliest. An entrant with few
+matches has a wide sigma and so ranks below one as good who has shown it over many; ranking by
+mu alone would put an entrant that has barely played (mu 25 at the start) above ones that lost
+a little. It is shown, as the first numeric column: a table ranked by a value it does not show
+looks out of order (mu, shown as the rating, can fall the other way)."""
+
+ORDER = f"ranked by {RANKED_BY} = mu - 3 sigma, highest first (equal {RANKED_BY}s: by entrant name)"
+"""The order of the rows, as the text table states it; ``--json`` and ``--csv`` list the rows
+in the same order, each with its ``rank``."""
+
 
 @attrs.define
 class EntrantStats:
@@ -47,6 +59,7 @@ class Table:
     """The final results of a tournament."""
 
     rows: tuple[dict[str, Any], ...]
+    """One per entrant, in the table's order (:data:`ORDER`), each with its ``rank`` (from 1)."""
     crosstable: dict[str, dict[str, str]]
     matches: int
     lower_is_better: bool
@@ -91,7 +104,7 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
                 for b in entrants:
                     if a != b:
                         cross[(a, b)].append(1.0 if rank[a] < rank[b] else 0.5 if rank[a] == rank[b] else 0.0)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for e, st in enumerate(stats):
         mean, half = st.mean_ci()
         rows.append(
@@ -104,12 +117,14 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
                 "wins": st.wins,
                 "draws": st.draws,
                 "losses": st.losses,
-                "score_per_deal": round(mean, 3),
-                "score_per_deal_ci": round(half, 3) if math.isfinite(half) else None,
+                "score_per_deal": round(mean, 3) if st.per_deal else None,
+                "score_per_deal_ci": round(half, 3) if st.per_deal and math.isfinite(half) else None,
                 "faults": dict(sorted(st.faults.items())),
             }
         )
-    rows.sort(key=lambda r: (-r["ordinal"], r["entrant"]))
+    # by the rounded value every output shows, so two entrants shown level are ordered by name
+    rows.sort(key=lambda r: (-r[RANKED_BY], r["entrant"]))
+    rows = [{"rank": rank, **row} for rank, row in enumerate(rows, start=1)]
     crosstable = {
         names[a]: {names[b]: f"{sum(v):g}/{len(v)}" for (a2, b), v in sorted(cross.items()) if a2 == a}
         for a in range(len(names))
@@ -139,17 +154,21 @@ def render(table: Table, names: Sequence[str]) -> str:
     :func:`printable`."""
     better = "lower is better" if table.lower_is_better else "higher is better"
     lines = [
-        f"{table.matches} matches; rating = OpenSkill Plackett-Luce mu ± 95%; score per deal ({better})",
-        f"{'#':>2} {'entrant':<16} {'rating':>14} {'matches':>7} {'W':>4} {'D':>4} {'L':>4} "
+        f"{table.matches} matches, {ORDER}",
+        f"rating = OpenSkill Plackett-Luce mu ± 95%; score per deal ({better})",
+        f"{'#':>2} {'entrant':<16} {RANKED_BY:>8} {'rating':>14} {'matches':>7} {'W':>4} {'D':>4} {'L':>4} "
         f"{'score/deal':>18}  faults",
     ]
-    for i, r in enumerate(table.rows, start=1):
+    for r in table.rows:
         ci = "n/a" if r["score_per_deal_ci"] is None else f"{r['score_per_deal_ci']:.2f}"
+        # an entrant that played no deal has no score: 0.00 would read as the best in a penalty game
+        score = "n/a" if r["score_per_deal"] is None else f"{r['score_per_deal']:.2f}"
         faults = ", ".join(f"{printable(k)} {v}" for k, v in r["faults"].items()) or "-"
         lines.append(
-            f"{i:>2} {display_name(r['entrant']):<16} {r['rating']:>7.2f} ± {r['rating_ci']:<5.2f}"
+            f"{r['rank']:>2} {display_name(r['entrant']):<16} {r[RANKED_BY]:>8.2f} "
+            f"{r['rating']:>7.2f} ± {r['rating_ci']:<5.2f}"
             f"{r['matches']:>7} {r['wins']:>4} {r['draws']:>4} {r['losses']:>4} "
-            f"{r['score_per_deal']:>9.2f} ± {ci:<6}  {faults}"
+            f"{score:>9} ± {ci:<6}  {faults}"
         )
     lines.append("")
     lines.append("crosstable (row's points against column: 1 a match ranked ahead, 1/2 level):")
@@ -163,10 +182,12 @@ def render(table: Table, names: Sequence[str]) -> str:
 
 
 def to_csv_rows(table: Table) -> list[list[str]]:
-    header = ["rank", "entrant", "rating", "rating_ci", "ordinal", "matches", "wins", "draws", "losses",
+    """The table as CSV rows, a header first, in the table's order (:data:`ORDER`). The columns
+    keep the order they have always had, for the scripts that read them by position."""
+    header = ["rank", "entrant", "rating", "rating_ci", RANKED_BY, "matches", "wins", "draws", "losses",
               "score_per_deal", "score_per_deal_ci", "faults"]
     rows = [header]
-    for i, r in enumerate(table.rows, start=1):
+    for r in table.rows:
         faults = ";".join(f"{k}={v}" for k, v in r["faults"].items())
-        rows.append([str(i)] + [str(r[k]) if r[k] is not None else "" for k in header[1:-1]] + [faults])
+        rows.append([str(r[k]) if r[k] is not None else "" for k in header[:-1]] + [faults])
     return rows

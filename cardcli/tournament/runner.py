@@ -32,7 +32,9 @@ from ..referee import Settings, play_match
 from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
 from ..seats.sandbox import SandboxPolicy, resolve
+from ..seats.process import ProcessSeat
 from ..seats.spec import make_seat
+from .bundles import Bundle, bundles as make_bundles
 from .schedule import MatchPlan, plan
 
 CONFIG = "config.json"
@@ -110,8 +112,11 @@ class BotPool:
     would otherwise know every other seat's). In the sandbox its scratch directory goes with it.
     """
 
-    def __init__(self, config: Config):
+    def __init__(self, config: Config, stderr_dir: Path | None = None):
         self.config = config
+        self.stderr_dir = stderr_dir
+        """Where each bot process's stderr is saved (``--bot-stderr``), or None."""
+        self.started = 0
         self.idle: dict[int, list[Seat]] = {}
         self.limits = Limits(**config.limits)
         self.sandbox = resolve(config.sandbox_policy())
@@ -129,12 +134,26 @@ class BotPool:
             if k < len(ready) and self.config.keep_alive:
                 bot = ready[k]
             else:
-                bot = make_seat(spec, seat, match.seed, None, self.limits, salt=f"/{name}", sandbox=self.sandbox)
-                bot.label = name
+                bot = self._new_bot(name, spec, seat, match)
             taken[entrant] = k + 1
             self.seen.setdefault(id(bot), set()).add(match.deal_set)
             seats.append(bot)
         return seats
+
+    def _new_bot(self, name: str, spec: str, seat: int, match: MatchPlan) -> Seat:
+        """A fresh seat for entrant ``name``, named by that name wherever a seat names itself:
+        ``label``, which the referee shows and records for a bot that has not (yet) said
+        ``id name`` (one that fails at its start above all), and ``tag``, which names its
+        control group and its log lines. Otherwise ``make_seat`` names it by its spec, for a
+        bot program a command line that may run to hundreds of characters, and by the seat it
+        was made for, which a kept-alive bot soon leaves."""
+        bot = make_seat(spec, seat, match.seed, None, self.limits, salt=f"/{name}", sandbox=self.sandbox)
+        bot.label = name
+        bot.tag = display_name(name)
+        if isinstance(bot, ProcessSeat) and self.stderr_dir is not None:
+            self.started += 1
+            bot.stderr_path = self.stderr_dir / stderr_file_name(name, match.index, self.started)
+        return bot
 
     def _remembers(self, bot: Seat, match: MatchPlan) -> bool:
         return self.config.duplicate and match.deal_set in self.seen.get(id(bot), ())
@@ -162,6 +181,14 @@ class BotPool:
             self.seen.pop(id(bot), None)
 
 
+def stderr_file_name(entrant: str, match: int, number: int) -> str:
+    """The name of one bot process's stderr file: the entrant (reduced to characters every
+    file system takes), the match it started for, and the worker's process id and count, so
+    that no two processes of a run, in whichever worker, ever write the same file."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in entrant)[:40].lstrip(".") or "bot"
+    return f"{safe}.match-{match}.{os.getpid()}-{number}.stderr"
+
+
 @attrs.frozen
 class Finished:
     """A finished match on its way to the records file: the record as its JSON line, written
@@ -170,15 +197,18 @@ class Finished:
 
     line: str
     head: dict[str, Any]
+    bundles: tuple[Bundle, ...] = ()
+    """The failure bundles of the match's faulty bots, stored beside the record."""
 
     @classmethod
-    def of(cls, record: dict[str, Any]) -> "Finished":
+    def of(cls, record: dict[str, Any], bundles: tuple[Bundle, ...] = ()) -> "Finished":
         head = {k: record[k] for k in ("status", "result", "tournament")}
-        return cls(dump(record), head)
+        return cls(dump(record), head, bundles)
 
 
-def run_one(config: Config, match: MatchPlan, pool: BotPool) -> dict[str, Any]:
-    """Play one scheduled match and return its record, tagged with its place in the schedule."""
+def run_one(config: Config, match: MatchPlan, pool: BotPool) -> Finished:
+    """Play one scheduled match; its record is tagged with its place in the schedule and
+    comes with a failure bundle for each bot that faulted in it."""
     setup = registry.resolve(config.game, config.variant, config.options, config.players, match.seed)
     seats = pool.seats_for(match)
     try:
@@ -202,7 +232,7 @@ def run_one(config: Config, match: MatchPlan, pool: BotPool) -> dict[str, Any]:
         del record["tournament"]
         record["signature"] = signature
         record["tournament"] = tag
-    return record
+    return Finished.of(record, make_bundles(record, seats) if record["faults"] else ())
 
 
 # -- the tournament directory ---------------------------------------------------------------
@@ -333,8 +363,9 @@ def records_in_order(directory: Path, done: dict[int, int]) -> Iterator[dict[str
 Progress = Callable[[int, int, dict[str, Any]], None]
 
 
-def run(directory: Path, config: Config, jobs: int, progress: Progress) -> None:
-    """Play every match of the schedule that has no record yet."""
+def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_dir: Path | None = None) -> None:
+    """Play every match of the schedule that has no record yet; with ``stderr_dir``, every
+    bot process's stderr is saved there (as the referee's own path, no bot can see it)."""
     done = finished(directory)
     schedule = config.schedule()
     pending = [m for m in schedule if m.index not in done]
@@ -342,7 +373,8 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress) -> None:
         # Every deal set's first rotation, then every second one...: a kept-alive bot meets a
         # deal set again (and must be restarted) once per round, not at every match.
         pending.sort(key=lambda m: (m.rotation, m.deal_set))
-    config = attrs.evolve(config, hidden=(str(directory.resolve()),))
+    hidden = (directory, stderr_dir) if stderr_dir is not None else (directory,)
+    config = attrs.evolve(config, hidden=tuple(str(p.resolve()) for p in hidden))
     total, count = len(schedule), len(done)
     path = directory / RECORDS
 
@@ -350,17 +382,19 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress) -> None:
         nonlocal count
         append_line(path, finished.line)
         count += 1
+        for bundle in finished.bundles:
+            bundle.save(directory, count)
         progress(count, total, finished.head)
 
     if jobs <= 1 or len(pending) <= 1:
-        pool = BotPool(config)
+        pool = BotPool(config, stderr_dir)
         try:
             for match in pending:
-                store(Finished.of(run_one(config, match, pool)))
+                store(run_one(config, match, pool))
         finally:
             pool.close()
         return
-    _run_parallel(config, pending, min(jobs, len(pending)), store)
+    _run_parallel(config, pending, min(jobs, len(pending)), store, stderr_dir)
 
 
 _START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
@@ -378,7 +412,8 @@ the whole schedule in a queue up front, keeps the parent free to stop at any mom
 is left in a pipe that has to be flushed before the process may exit."""
 
 
-def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: Callable[[Finished], None]) -> None:
+def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: Callable[[Finished], None],
+                  stderr_dir: Path | None = None) -> None:
     """Play ``pending`` in ``jobs`` worker processes, in the order of the list, and store each
     record as it arrives. Each worker has a pipe of its own; it is given its next match when it
     sends a result. Whatever stops the parent (the end of the schedule, Ctrl-C, SIGTERM, a
@@ -411,7 +446,8 @@ def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: Ca
             parent_end, child_end = context.Pipe()
             ends.append(parent_end)
             inherited = tuple(ends) if _START_METHOD == "fork" else ()
-            worker = context.Process(target=_worker, args=(config, child_end, os.getpid(), inherited), daemon=True)
+            worker = context.Process(target=_worker, args=(config, child_end, os.getpid(), inherited, stderr_dir),
+                                     daemon=True)
             worker.start()
             child_end.close()
             workers.append(worker)
@@ -524,7 +560,7 @@ def _die_with_parent(parent: int) -> None:
 
 
 def _worker(config: Config, conn: multiprocessing.connection.Connection, parent: int,
-            inherited: Sequence[multiprocessing.connection.Connection]) -> None:
+            inherited: Sequence[multiprocessing.connection.Connection], stderr_dir: Path | None = None) -> None:
     """A worker process: plays the matches its parent sends, one at a time, with its own bot
     processes, and ends them all when it is done, told to stop (SIGTERM), or orphaned.
 
@@ -539,7 +575,7 @@ def _worker(config: Config, conn: multiprocessing.connection.Connection, parent:
     _die_with_parent(parent)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
-    pool = BotPool(config)
+    pool = BotPool(config, stderr_dir)
     try:
         while True:
             try:
@@ -549,7 +585,7 @@ def _worker(config: Config, conn: multiprocessing.connection.Connection, parent:
             if match is None:
                 break
             try:
-                conn.send(Finished.of(run_one(config, match, pool)))
+                conn.send(run_one(config, match, pool))
             except (BrokenPipeError, ConnectionResetError):
                 break
     finally:

@@ -11,7 +11,9 @@ side.
 from __future__ import annotations
 
 import itertools
+import math
 import random
+from collections import Counter
 from typing import Iterator, Sequence
 
 import attrs
@@ -43,6 +45,14 @@ def places(num_players: int, teams: Sequence[Sequence[int]]) -> list[tuple[int, 
     return [tuple(t) for t in teams] if teams else [(s,) for s in range(num_players)]
 
 
+def groups(entrants: int, table_places: int) -> list[tuple[int, ...]]:
+    """The groups of entrants that play the deal sets, in their order: deal set *i* is played
+    by group ``i % len(groups)``. Every combination of as many entrants as there are places
+    (all the entrants when they are fewer), so a whole cycle of groups seats every entrant
+    equally often; one list, so that :func:`plan` and :func:`balance` agree on the cycle."""
+    return list(itertools.combinations(range(entrants), min(entrants, table_places)))
+
+
 def plan(
     entrants: int,
     num_players: int,
@@ -55,16 +65,16 @@ def plan(
     """Every match of the tournament, in order."""
     table = places(num_players, teams)
     size = min(entrants, len(table))
-    groups = list(itertools.combinations(range(entrants), size))
+    cycle = groups(entrants, len(table))
     index = 0
     for deal_set in range(deal_sets):
-        group = groups[deal_set % len(groups)]
+        group = cycle[deal_set % len(cycle)]
         # fewer entrants than places: cycle the group round the table, starting from a different
         # entrant on each pass through the groups, so over `size` passes all fill equally
-        start = (deal_set // len(groups)) % size
+        start = (deal_set // len(cycle)) % size
         filled = [group[(start + i) % size] for i in range(len(table))]
         if not duplicate:
-            shift = deal_set // len(groups)
+            shift = deal_set // len(cycle)
             arrangements = [filled[shift % len(table):] + filled[: shift % len(table)]]
         elif permutations:
             arrangements = sorted(set(itertools.permutations(filled)), key=lambda p: list(p))
@@ -81,3 +91,61 @@ def plan(
                     seating[seat] = entrant
             yield MatchPlan(index, deal_set, rotation, seed, tuple(seating))
             index += 1
+
+
+@attrs.frozen
+class Balance:
+    """How evenly a schedule shares its matches among the entrants."""
+
+    matches: tuple[int, ...]
+    """The matches each entrant plays, by entrant index."""
+    fewer: int | None
+    """The largest number of deal sets below the schedule's with which every entrant plays
+    equally often; None when there is none."""
+    more: int
+    """The smallest number of deal sets, the schedule's own or more, with which every entrant
+    plays equally often."""
+
+    @property
+    def even(self) -> bool:
+        """Whether every entrant plays as many matches as every other."""
+        return len(set(self.matches)) <= 1
+
+
+def balance(
+    entrants: int,
+    num_players: int,
+    teams: Sequence[Sequence[int]],
+    deal_sets: int,
+    duplicate: bool = True,
+    permutations: bool = False,
+) -> Balance:
+    """How many matches each entrant plays in the schedule :func:`plan` makes, and the nearest
+    numbers of deal sets with which they would all play equally often.
+
+    Why: each deal set is played by one group of entrants, and the groups run through every
+    combination in turn (:func:`groups`). A schedule that stops part-way through that cycle
+    gives the entrants of the early groups more matches than the others (6 entrants at a
+    4-seat table with 2 deal sets: three play 8 matches, one plays none), and its table then
+    ranks entrants on samples of very different sizes. The organiser is told before anything
+    is played, with a number of deal sets that would put it right.
+
+    The matches are counted from :func:`plan` itself. The even numbers of deal sets are the
+    whole cycles of groups, and only they. With at least as many entrants as places (n
+    entrants, k places), every match of a deal set seats each entrant of its group once and no
+    one else, and every deal set has as many matches as any other, so the entrants have played
+    equally often after *d* deal sets exactly when each has been in as many of the first *d*
+    groups. The groups come in lexicographic order: entrant 0 is in each of the first
+    C(n-1, k-1) groups and in no later one. Within those, it has been in all *d* groups, which
+    not everyone can be when a group holds k < n entrants; after them it stays at C(n-1, k-1),
+    which everyone reaches only with n C(n-1, k-1) = k C(n, k) places filled: the whole
+    cycle. With fewer entrants than places there is one group, everybody plays every match,
+    and any number of deal sets is even. (The tests also count every prefix for small fields.)
+    """
+    played: Counter[int] = Counter()
+    for match in plan(entrants, num_players, teams, deal_sets, 0, duplicate, permutations):
+        played.update(set(match.seating))
+    table = len(places(num_players, teams))
+    cycle = math.comb(entrants, min(entrants, table))  # len(groups(entrants, table)), without making them
+    below = (deal_sets - 1) // cycle * cycle
+    return Balance(tuple(played[e] for e in range(entrants)), below or None, below + cycle)
