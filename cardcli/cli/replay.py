@@ -9,28 +9,76 @@ import click
 
 from ..errors import UsageError
 from ..games import registry
+from ..protocol_replay import derive
 from ..replay import walk
 from ..safe_text import DETAIL_WIDTH, display_name, printable
+from ..transcript import FROM_BOT, Entry
 from .common import load_records, max_record_bytes, record_select
 
 
 @click.command("replay")
 @click.argument("path", type=click.Path(dir_okay=False))
-@click.option("--seat", type=int, default=None, metavar="N", help="Show the match as seat N saw it.")
+@click.option("--seat", type=int, default=None, metavar="N",
+              help="Show the match as seat N saw it (with --protocol: its protocol lines).")
 @click.option("--from-deal", type=click.IntRange(min=1), default=1, metavar="N", help="Start showing at deal N.")
 @click.option("--step", is_flag=True, help="Wait for Enter after each action (on a terminal).")
+@click.option("--protocol", "show_protocol", is_flag=True,
+              help="Print the protocol lines seat N (--seat) exchanged with the referee: '<<' sent to the bot, "
+                   "'>>' sent by it.")
+@click.option("--to-bot", is_flag=True,
+              help="Print only the lines seat N's bot received, without markers, to pipe into a bot "
+                   "(implies --protocol).")
 @record_select
 @max_record_bytes
-def replay(path: str, seat: int | None, from_deal: int, step: bool, select: int | None, max_bytes: int) -> int:
+def replay(path: str, seat: int | None, from_deal: int, step: bool, show_protocol: bool, to_bot: bool,
+           select: int | None, max_bytes: int) -> int:
     """Print the matches recorded in PATH in readable text.
 
     Every step is rebuilt through the rules engine, so what is shown is what the rules say
     happened; a record that does not verify stops with exit status 1 where it differs.
+    With --protocol (or --to-bot), the lines one seat exchanged with the referee instead
+    (docs/records.md, "The protocol lines of a seat").
     """
+    if show_protocol or to_bot:
+        protocol_lines(path, seat, to_bot, select, max_bytes, from_deal != 1 or step)
+        return 0
     pause = step and sys.stdin.isatty()
     for loaded in load_records(path, select, max_bytes):
         render(loaded.record, seat, f"{path}:{loaded.line}", from_deal, pause)
     return 0
+
+
+def protocol_lines(path: str, seat: int | None, to_bot: bool, select: int | None, max_bytes: int,
+                   paged: bool) -> None:
+    """Print one seat's protocol lines in one recorded match, re-derived through the referee
+    (:func:`cardcli.protocol_replay.derive`). One match only: the lines of several would not
+    be what any one bot process received, and a seat number names another bot in each match
+    of a tournament."""
+    flag = "--to-bot" if to_bot else "--protocol"
+    if seat is None:
+        raise UsageError(f"{flag} needs --seat N, the seat whose lines to print")
+    if paged:
+        raise UsageError(f"--from-deal and --step belong to the readable replay, not to {flag}")
+    records = load_records(path, select, max_bytes)
+    if not records:
+        raise UsageError(f"{path} holds no record")
+    if len(records) > 1:
+        raise UsageError(f"{path} holds {len(records)} records: choose one match with --game K")
+    loaded = records[0]
+    derived = derive(loaded.record, seat, f"{path}:{loaded.line}")
+    for note in derived.notes:
+        click.echo(f"cardcli: note: {note}", err=True)
+    if to_bot:
+        for line in derived.to_bot():
+            click.echo(printable(line))
+        return
+    for entry in derived.entries:
+        click.echo(entry.text())
+    if derived.info:
+        click.echo(f"info lines of seat {seat}, kept with --keep-info (where they came among the lines above "
+                   "is not recorded):")
+        for text in derived.info:
+            click.echo(Entry(0.0, FROM_BOT, f"info {text}").text())
 
 
 def render(record: dict[str, Any], seat: int | None, where: str, from_deal: int = 1, pause: bool = False) -> None:

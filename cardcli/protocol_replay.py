@@ -1,0 +1,431 @@
+"""The protocol lines one seat exchanged with the referee in a recorded match, made again.
+
+A record keeps the moves, not the lines. To give a bot author the very input their bot had (to
+reproduce a fault from a tournament, say), the lines are re-derived by running the record
+through the referee itself (:class:`cardcli.referee.Referee`): the recorded game, variant,
+options, seed, seat names and settings, and one in-process seat per recorded seat that answers
+that seat's recorded moves in order and fails where the record says it failed. Every line is
+then made by the code that made it in the match, not by a second formatter that could drift
+from it, and the fallback player takes over a faulty seat exactly as it did then.
+
+The seat asked about keeps what it is sent and what it answers (:class:`ReplaySeat`), queued
+the way a bot process queues its events (:meth:`cardcli.seats.process.ProcessSeat.notify`), so
+lines the referee queued but never wrote (to a seat that faulted) are not shown either.
+
+Two checks guard what is printed: the record must pass the verification walk first
+(:func:`cardcli.replay.verify`, as ``replay`` and ``verify`` do), and the re-run must write the
+record's deals, moves, faults and result again (:func:`first_difference`). A record the referee
+would not have written is refused with the deal and move where it differs, rather than shown as
+lines no bot ever saw.
+
+What a record does not hold cannot be shown: the exact spelling of a bot's lines (its answers are
+written ``move TOKEN``, its handshake ``id`` lines in the order name, author, version), the lines
+the protocol ignores, and where its ``info`` lines fell (:attr:`Derived.info` keeps them apart).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Sequence
+
+import attrs
+
+from . import protocol
+from .errors import UsageError, VerificationError
+from .games import registry
+from .referee import Referee, Settings
+from .replay import verify
+from .safe_text import DETAIL_WIDTH, printable
+from .seats.base import Answer, FaultKind, Request, Seat, SeatFault
+from .transcript import FROM_BOT, TO_BOT, Entry
+
+NO_MOVE_LEFT = "the record holds no further answer of this seat"
+"""The detail of the fault a replayed seat answers once its recorded moves are used up. The
+referee only asks for it where the match was aborted by another seat's fault while this seat's
+answer was open, and then drops the answer unread; anywhere else the re-run's record differs
+and the record is refused."""
+
+
+@attrs.frozen
+class Derived:
+    """The lines of one seat in a recorded match, with what the record cannot show."""
+
+    entries: tuple[Entry, ...]
+    """Every line, in order: :data:`~cardcli.transcript.TO_BOT` to the bot,
+    :data:`~cardcli.transcript.FROM_BOT` from it."""
+    info: tuple[str, ...]
+    """The seat's ``info`` texts, when the record kept them (``--keep-info``): their places among
+    the lines are not recorded."""
+    notes: tuple[str, ...]
+    """Remarks for the reader: where the lines are not all the bot exchanged."""
+
+    def to_bot(self) -> list[str]:
+        """The lines the bot received, without markers: input to feed a bot again."""
+        return [entry.line for entry in self.entries if entry.direction == TO_BOT]
+
+
+@attrs.frozen
+class FaultReading:
+    """A recorded fault, read for replaying: how the seat fails again, and the line the bot sent
+    when the fault's detail quotes it whole."""
+
+    kind: str
+    detail: str
+    line: str | None
+    """The bot's offending line, recovered from the detail (None when it quotes none, or only a
+    cut part)."""
+    move: str | None
+    """For an ``illegal`` fault, the token the bot answered: it is answered again, so the
+    referee itself finds it illegal."""
+    unasked: bool
+    """A ``move`` that was waiting before the request went out: the referee found it before
+    writing the request, so the request and the events queued with it never reached the bot."""
+    phase: str
+    """``start`` (the program could not be started), ``handshake`` or ``move``."""
+
+    @classmethod
+    def of(cls, fault: dict[str, Any]) -> "FaultReading":
+        kind, detail = fault["kind"], fault["detail"]
+        if fault["deal"] == 0:
+            phase = "start" if "during the start" in detail and "during the handshake" not in detail else "handshake"
+        else:
+            phase = "move"
+        line = move = None
+        unasked = False
+        if kind == FaultKind.ILLEGAL:
+            move = _quoted_at(detail, 0, (" refused: ", " is not one of the offered moves"))
+            line = None if move is None else f"move {move}"
+        elif kind == FaultKind.MALFORMED:
+            line = _quoted_after(detail, "a move is one token: ")
+        elif kind == FaultKind.PROTOCOL:
+            line = _quoted_after(detail, "move sent without a request: ")
+            if line is not None:
+                unasked = "(before the bot had read the request)" not in detail
+            else:
+                line = _quoted_after(detail, "move during the handshake: ")
+        return cls(kind, detail, line, move, unasked, phase)
+
+    def fault(self) -> SeatFault:
+        return SeatFault(self.kind, self.detail)
+
+
+def _quoted_after(detail: str, head: str) -> str | None:
+    if not detail.startswith(head):
+        return None
+    return _quoted_at(detail, len(head), None)
+
+
+def _quoted_at(detail: str, start: int, followers: tuple[str, ...] | None) -> str | None:
+    """The text of the Python string literal (a ``repr``, as the referee quotes a bot's line)
+    at ``detail[start:]``, when one of ``followers`` comes right after it (None: anything may).
+    None when there is no whole literal there, or the referee had cut the quoted text (a long
+    line is quoted as its start and ``... (N chars)``)."""
+    if start >= len(detail) or detail[start] not in "'\"":
+        return None
+    quote, i = detail[start], start + 1
+    while i < len(detail):
+        ch = detail[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == quote:
+            break
+        i += 1
+    else:
+        return None
+    if followers is not None and not detail.startswith(followers, i + 1):
+        return None
+    try:
+        value = ast.literal_eval(detail[start:i + 1])
+    except (ValueError, SyntaxError):
+        return None
+    if not isinstance(value, str) or re.search(r"\.\.\. \(\d+ chars\)\Z", value):
+        return None
+    return value
+
+
+class ReplaySeat(Seat):
+    """A recorded seat played again: its recorded moves in order, its recorded faults where they
+    happened.
+
+    The lines it is told are queued and count as sent only when a request, the greeting or
+    ``quit`` goes out, as a bot process's are: events the referee queued for a seat that then
+    faulted were never written to it, and its transcript must not show them. With ``keep``, it
+    keeps every line in :attr:`entries`.
+    """
+
+    kind = "replay"
+
+    def __init__(self, label: str, moves: Sequence[str], faults: Sequence[FaultReading],
+                 handshake: Sequence[str], keep: bool = False):
+        super().__init__(label)
+        self._moves = list(moves)
+        self._answered = 0
+        self._faults = list(faults)
+        self._handshake = list(handshake)
+        self._queued: list[str] = []
+        self._answer: Answer | None = None
+        self._quit_sent = False
+        self.abandoned = False
+        self.entries: list[Entry] | None = [] if keep else None
+        self.unanswered = False
+        """Whether the seat was asked a request the record holds no answer to (see
+        :data:`NO_MOVE_LEFT`)."""
+        self.failed: FaultReading | None = None
+        """The first fault the seat made again, if any."""
+
+    # -- what reaches the bot, and what it says -------------------------------------------------
+
+    def _keep(self, direction: str, line: str) -> None:
+        if self.entries is not None:
+            self.entries.append(Entry(0.0, direction, line))
+
+    def _send(self, lines: Sequence[str]) -> None:
+        """Write the queued events with ``lines``, as a bot process writes them together."""
+        for line in [*self._queued, *lines]:
+            self._keep(TO_BOT, line)
+        self._queued.clear()
+
+    def _fail(self, reading: FaultReading) -> SeatFault:
+        if self.failed is None:
+            self.failed = reading
+        return reading.fault()
+
+    def _next_fault(self, phase: str) -> FaultReading | None:
+        if self._faults and self._faults[0].phase == phase:
+            return self._faults.pop(0)
+        return None
+
+    # -- the seat interface ---------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.started = True
+        reading = self._next_fault("start")
+        if reading is not None:
+            raise self._fail(reading)
+        self._send([protocol.hello()])
+
+    def read_handshake(self) -> bool:
+        reading = self._next_fault("handshake")
+        if reading is not None:
+            if reading.line is not None:
+                self._keep(FROM_BOT, reading.line)
+            raise self._fail(reading)
+        if self.abandoned:
+            raise SeatFault(FaultKind.CRASH, "not running")  # as a bot process that faulted at its start
+        for line in self._handshake:
+            self._keep(FROM_BOT, line)
+        self._handshake = []
+        return True
+
+    def notify(self, lines: Sequence[str]) -> None:
+        if not self.abandoned:
+            self._queued += lines
+
+    def ask(self, request: Request) -> None:
+        go = protocol.go(request.kind, request.millis, request.moves)
+        if self._answered < len(self._moves):
+            move = self._moves[self._answered]
+            self._answered += 1
+            self._send([go])
+            self._keep(FROM_BOT, f"move {move}")
+            self._answer = Answer(move, 0.0)
+            return
+        reading = self._next_fault("move")
+        if reading is None:
+            self._send([go])
+            self.unanswered = True
+            self._answer = Answer(None, 0.0, SeatFault(FaultKind.PROTOCOL, NO_MOVE_LEFT))
+            return
+        if reading.unasked:
+            self._queued.clear()
+        else:
+            self._send([go])
+        if reading.line is not None:
+            self._keep(FROM_BOT, reading.line)
+        if reading.move is not None:
+            self.failed = self.failed or reading
+            self._answer = Answer(reading.move, 0.0)  # the referee finds it illegal again
+        else:
+            self._answer = Answer(None, 0.0, self._fail(reading))
+
+    def poll(self) -> Answer | None:
+        answer, self._answer = self._answer, None
+        return answer
+
+    def request_quit(self) -> None:
+        if self.started and not self.abandoned and not self._quit_sent:
+            self._quit_sent = True
+            self._send([protocol.quit_line()])
+
+    def close(self, grace: float = 0.0) -> None:
+        self._queued.clear()
+
+    def abandon(self) -> None:
+        self.abandoned = True
+        self._queued.clear()
+
+
+# -- the re-run -------------------------------------------------------------------------------
+
+
+def handshake_lines(bot: dict[str, Any]) -> list[str]:
+    """The handshake a bot sent, as the record keeps it: ``id`` lines for the fields it gave
+    (name, author, version: the record does not keep their order), its ``option`` lines in
+    order, then ``ready``."""
+    lines = []
+    for field in ("name", "author", "version"):
+        value = bot.get(field)
+        if value is not None:
+            lines.append(f"id {field} {value}" if value else f"id {field}")
+    for name, value in bot.get("options", []):
+        lines.append(f"option {name} {value}" if value else f"option {name}")
+    lines.append("ready")
+    return lines
+
+
+def settings_of(record: dict[str, Any]) -> Settings:
+    """The recorded settings (the record's shape check has typed them); a field a record lacks
+    takes the referee's default."""
+    recorded = record["settings"]
+    names = [field.name for field in attrs.fields(Settings)]
+    return Settings(**{name: recorded[name] for name in names if name in recorded})
+
+
+def derive(record: dict[str, Any], seat: int, where: str = "record") -> Derived:
+    """The lines ``seat`` exchanged with the referee in the match ``record`` holds.
+
+    Raises UsageError for a seat the match does not have, VerificationError for a record that
+    does not verify or that the referee, given its moves, would not have written the same.
+    """
+    seats = record.get("seats")
+    if isinstance(seats, list) and not 0 <= seat < len(seats):
+        raise UsageError(f"--seat {seat}: the match has seats 0 to {len(seats) - 1}")
+    verify(record, where)  # checks the record's shape too, so its fields are typed from here on
+    seats, count = record["seats"], len(record["seats"])
+    for n, fault in enumerate(record["faults"], start=1):
+        if fault["kind"] not in FaultKind.ALL:
+            raise VerificationError(printable(
+                f"{where}: fault {n} is of kind {fault['kind']!r}, which the referee never records", DETAIL_WIDTH))
+    setup = registry.resolve(record["game"], record["variant"], record["options"], count, record["seed"])
+    players = [
+        ReplaySeat(
+            str(entry["name"]),
+            [m["move"] for deal in record["deals"] for m in deal["moves"]
+             if m["seat"] == place and m.get("by", "seat") == "seat"],
+            [FaultReading.of(f) for f in record["faults"] if f["seat"] == place],
+            handshake_lines(entry.get("bot") or {}),
+            keep=place == seat,
+        )
+        for place, entry in enumerate(seats)
+    ]
+    settings = settings_of(record)
+    # A re-run that strays from the record is refused whatever it does next, so it need not play
+    # on for the recorded deal limit (up to 2**63 in a made-up record): one deal past the record's
+    # end settles it. A faithful re-run ends where the record does, the limit unreached (or
+    # reached exactly there, for an adjudicated match); the limit is sent to no bot.
+    settings = attrs.evolve(settings, max_deals=min(settings.max_deals, len(record["deals"]) + 1))
+    rerun = Referee(setup, players, settings).run(close=True).record
+    difference = first_difference(record, rerun)
+    if difference is not None:
+        raise VerificationError(printable(f"{where}{difference}", DETAIL_WIDTH))
+    mine = players[seat]
+    assert mine.entries is not None
+    info = record.get("info") or {}
+    return Derived(tuple(mine.entries), tuple(info.get(str(seat), ())), tuple(_notes(record, seat, mine)))
+
+
+def first_difference(original: dict[str, Any], rerun: dict[str, Any]) -> str | None:
+    """Where the re-run's record first differs from the original, as ``, deal D, move M: what``
+    (moves counted from 1, as ``verify`` counts them), or None. Compared: every deal's dealer,
+    moves (seat, kind, token, and whether the fallback player made it), points, totals and
+    notes; the faults (seat, kind, deal, move); the status and the result. Not the timings, the
+    details or the seats' descriptions, which a re-run cannot make again."""
+    ours, theirs = original["deals"], rerun["deals"]
+    for index, deal in enumerate(ours):
+        number = index + 1
+        if index >= len(theirs):
+            return f", deal {number}: the referee, given the recorded moves, never deals it"
+        again = theirs[index]
+        if deal["dealer"] != again["dealer"]:
+            return f", deal {number}: dealt by seat {deal['dealer']}, the referee makes seat {again['dealer']} deal"
+        moves, remade = deal["moves"], again["moves"]
+        for m, move in enumerate(moves):
+            if m >= len(remade):
+                return f", deal {number}, move {m + 1}: the referee, given the recorded moves, stops before it"
+            if _move_key(move) != _move_key(remade[m]):
+                return (f", deal {number}, move {m + 1}: the record has {_move_text(move)}, "
+                        f"the referee, given the recorded moves, makes {_move_text(remade[m])}")
+        if len(remade) > len(moves):
+            return (f", deal {number}, move {len(moves) + 1}: the referee, given the recorded moves, goes on "
+                    f"with {_move_text(remade[len(moves)])}")
+        for key in ("points", "totals", "notes"):
+            if deal.get(key, [] if key == "notes" else None) != again.get(key):
+                return f", deal {number}: recorded {key} {deal.get(key)}, the re-run gives {again.get(key)}"
+    if len(theirs) > len(ours):
+        return f", deal {len(ours) + 1}: the referee, given the recorded moves, deals on"
+    faults = [_fault_key(f) for f in original["faults"]]
+    refaults = [_fault_key(f) for f in rerun["faults"]]
+    for n in range(max(len(faults), len(refaults))):
+        mine = faults[n] if n < len(faults) else None
+        made = refaults[n] if n < len(refaults) else None
+        if mine != made:
+            deal, move = (mine or made)[2:]  # type: ignore[index]
+            return (f", deal {deal}, move {move + 1}: the record has {_fault_text(mine)}, "
+                    f"the referee, given the recorded faults, records {_fault_text(made)}")
+    if original["status"] != rerun["status"]:
+        return f": the match is {original['status']}, the re-run's is {rerun['status']}"
+    if original.get("result") != rerun.get("result"):
+        return f": recorded result {original.get('result')}, the re-run's is {rerun.get('result')}"
+    return None
+
+
+def _move_key(move: dict[str, Any]) -> tuple[Any, ...]:
+    return move["seat"], move["kind"], move["move"], move.get("by", "seat")
+
+
+def _move_text(move: dict[str, Any]) -> str:
+    by = "the fallback player's" if move.get("by", "seat") == "fallback" else "the seat's own"
+    return f"seat {move['seat']} {move['kind']} {move['move']!r} ({by})"
+
+
+def _fault_key(fault: dict[str, Any]) -> tuple[Any, ...]:
+    return fault["seat"], fault["kind"], fault["deal"], fault["move"]
+
+
+def _fault_text(key: tuple[Any, ...] | None) -> str:
+    return "no fault" if key is None else f"a {key[1]} fault of seat {key[0]}"
+
+
+def _notes(record: dict[str, Any], seat: int, mine: ReplaySeat) -> list[str]:
+    """What the reader of the lines should know of what they leave out."""
+    notes = []
+    entry = record["seats"][seat]
+    kind = entry.get("kind")
+    if kind not in (None, "process"):
+        notes.append(f"seat {seat} was not a bot program (kind {printable(kind, 40)}): these are the lines "
+                     "a bot in its place would have exchanged")
+    if "tournament" in record:
+        notes.append("a tournament keeps its bots alive from match to match: such a bot got 'cardcli 1' and "
+                     "its handshake in its first match only, a match's last lines with the next 'game' "
+                     "header, and 'quit' after its last match")
+    ignored = entry.get("ignored_lines", 0)
+    if ignored:
+        notes.append(f"the bot sent {ignored} line(s) the protocol ignores in its session: they are counted, "
+                     "not recorded, and not shown")
+    reading = mine.failed
+    if reading is not None:
+        fault = next(f for f in record["faults"] if f["seat"] == seat)
+        what = f"({reading.kind}: {reading.detail})"
+        if reading.phase == "start":
+            text = f"seat {seat}'s program could not be started {what}: the referee wrote nothing to it"
+        else:
+            where = "in the handshake" if fault["deal"] == 0 else f"in deal {fault['deal']}, move {fault['move'] + 1}"
+            shown = "" if reading.line is not None else "; what the bot sent then, if anything, is not recorded"
+            text = f"seat {seat} faulted {where} {what}; the referee wrote no more to it{shown}"
+        notes.append(printable(text, DETAIL_WIDTH + 200))
+    if mine.unanswered:
+        notes.append(f"seat {seat}'s answer to its last request is not recorded: another seat's fault aborted "
+                     "the match before the referee took it")
+    return notes
