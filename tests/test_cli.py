@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardcli.cli import cli
-from conftest import read_records, run_cli, run_json
+from conftest import PYTHON_BOT, read_records, run_cli, run_json
 
 
 def invoke(*args: str):
@@ -207,3 +207,22 @@ def test_a_seep_option_set_that_can_leave_no_legal_move_still_plays_to_the_end()
                     "-o", "bid_requires_floor_feasibility=true", "-o", "two_player_halves=false",
                     "-o", "break_partner_house=false")
     assert data["status"] == "complete" and data["faults"] == []
+
+
+@pytest.mark.parametrize("command", [
+    ("play", "seep"),
+    ("tournament", "seep", "--bot", "a=random", "--bot", "b=random", "--deal-sets", "1", "--dir", "{tmp}/t"),
+    ("check-bot", "seep", "--", *PYTHON_BOT.split()),
+])
+def test_a_seep_option_set_that_cannot_mean_anything_is_a_one_line_error_everywhere(command: tuple[str, ...],
+                                                                                     tmp_path: Path) -> None:
+    words = [w.replace("{tmp}", str(tmp_path)) for w in command]
+    at = words.index("--") if "--" in words else len(words)
+    for options in (["-o", "scoring=thirty", "-o", "sweep=30"],
+                    ["-o", "reveal_floor_before_bid=true", "-o", "bid_requires_floor_feasibility=true",
+                     "-o", "opening_allowed=throw_bid_card"]):
+        proc = run_cli(*words[:at], *options, *words[at:])
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+    proc = run_cli(*words[:at], "-o", "bid_requires_floor_feasibility=true", "--seed", "1", *words[at:])
+    assert "cardcli: warning: bid_requires_floor_feasibility has no effect" in proc.stderr

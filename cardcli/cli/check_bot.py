@@ -13,7 +13,8 @@ from ..games import registry
 from ..seats.spec import make_seat
 from ..seats.limits import Limits
 from ..seats.sandbox import resolve
-from .common import announce_sandbox, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy
+from .common import (announce_sandbox, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy,
+                     warn_options)
 
 
 @click.command("check-bot")
@@ -55,7 +56,8 @@ def check_bot(game: str, command: tuple[str, ...], variant: str | None, options:
                  startup_time, quit_grace, seed, sandbox, Limits(processes=bot_procs),
                  Path(bot_stderr) if bot_stderr else None,
                  _play_flags(sandbox is not None, bot_network, sandbox_binds, bot_procs))
-    plan.counts()  # a player count the game is not played by: exit 2 before any bot starts
+    counts = plan.counts()  # a player count the game is not played by: exit 2 before any bot starts
+    warn_options(registry.resolve(game, variant, plan.options, counts[0], seed))
     announce_sandbox(asked, sandbox)
     report = check(plan)
     if as_json:

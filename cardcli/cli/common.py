@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterable, TypeVar
 import click
 
 from ..errors import UsageError
+from ..games.registry import Setup
 from ..records import MAX_RECORD_BYTES, Loaded, read
 from ..safe_text import json_text
 from ..seats import cgroups
@@ -28,6 +29,12 @@ def parse_assignments(items: Iterable[str]) -> dict[str, str]:
             raise UsageError(f"option {item!r} must be written NAME=VALUE")
         result[name.strip()] = value.strip()
     return result
+
+
+def warn_options(setup: Setup) -> None:
+    """Say on stderr which options are set but change nothing (one line each)."""
+    for warning in setup.warnings():
+        click.echo(f"cardcli: warning: {warning}", err=True)
 
 
 def print_json(data: Any) -> None:

@@ -21,7 +21,8 @@ from ..report import summary_json, summary_text
 from ..seats.limits import Limits
 from ..series import Series
 from ..seats.sandbox import resolve
-from .common import announce_sandbox, guarded_by, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy
+from .common import (announce_sandbox, guarded_by, json_option, parse_assignments, print_json, sandbox_options,
+                     sandbox_policy, warn_options)
 
 
 @click.command("play")
@@ -85,6 +86,7 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     seed = new_seed() if seed is None else seed
     given = parse_assignments(options)
     setup = registry.resolve(game, variant, given, count, seed)
+    warn_options(setup)
     signer = _signer(sign_key, record_path)
     if record_path is not None:
         check_appendable(Path(record_path))

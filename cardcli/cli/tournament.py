@@ -21,7 +21,7 @@ from ..tournament import schedule
 from ..tournament.bundles import FAULTS, bundle_count
 from ..seats.sandbox import resolve
 from .common import (announce_sandbox, guarded_by, json_option, parse_assignments, print_json, sandbox_options,
-                     sandbox_policy)
+                     sandbox_policy, warn_options)
 
 
 @click.command("tournament")
@@ -143,6 +143,7 @@ def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: 
     given = parse_assignments(options)
     setup = registry.resolve(game, variant, given, players, seed)
     setup.new_match()  # checks the options that depend on the player count
+    warn_options(setup)
     from ..seats.spec import make_seat
 
     for i, (_, spec) in enumerate(entrants):

@@ -47,6 +47,12 @@ class Setup:
     def new_match(self) -> MatchState:
         return self.spec.new_match(self.options, self.num_players, self.first_dealer)
 
+    def warnings(self) -> tuple[str, ...]:
+        """Options that are set but change nothing here, from the options class's own
+        ``warnings()`` where it has one: said when a match starts, not refused."""
+        said = getattr(self.options, "warnings", None)
+        return tuple(said()) if callable(said) else ()
+
 
 def resolve(
     game: str,

@@ -38,6 +38,9 @@ from .tricks import seat_order, step
 
 HOUSE_VALUES = range(9, 14)
 VERBS = ("take", "build", "cement", "break", "throw")
+OPENING_KINDS = ("build_bid_value", "capture_with_bid_card", "throw_bid_card")
+SWEEP_DEFAULTS = (50, 25, 0)
+"""``sweep``, ``sweep_first`` and ``sweep_last`` as the seed scores them (S18)."""
 
 
 @attrs.frozen
@@ -53,9 +56,7 @@ class SeepOptions:
     )
     redeal_reveals_hand: bool = opt.option(True, "a bidder who cannot bid shows the four cards to all (S3)")
     opening_allowed: tuple[str, ...] = opt.option(
-        ("build_bid_value", "capture_with_bid_card", "throw_bid_card"),
-        "what the bidder's opening play may be (S4)",
-        choices=("build_bid_value", "capture_with_bid_card", "throw_bid_card"),
+        OPENING_KINDS, "what the bidder's opening play may be (S4)", choices=OPENING_KINDS
     )
     capture_must_be_maximal: bool = opt.option(
         True, "a capture takes groups until no group of the card's value is left (S6)"
@@ -77,9 +78,9 @@ class SeepOptions:
     break_own_house: bool = opt.option(False, "a player may break a house they own (S13)")
     cementing: bool = opt.option(True, "houses can be cemented; off = the no-cementing variant (S30)")
     max_houses: int = opt.option(0, "most houses on the floor at once; 0 = no limit (S31)", minimum=0)
-    sweep: int = opt.option(50, "bonus for a seep (a capture that empties the floor) (S18)", minimum=0)
-    sweep_first: int = opt.option(25, "seep bonus on the bidder's opening play (S18)", minimum=0)
-    sweep_last: int = opt.option(0, "seep bonus on the last play of the deal (S18)", minimum=0)
+    sweep: int = opt.option(SWEEP_DEFAULTS[0], "bonus for a seep (a capture that empties the floor) (S18)", minimum=0)
+    sweep_first: int = opt.option(SWEEP_DEFAULTS[1], "seep bonus on the bidder's opening play (S18)", minimum=0)
+    sweep_last: int = opt.option(SWEEP_DEFAULTS[2], "seep bonus on the last play of the deal (S18)", minimum=0)
     min_deal_points: int = opt.option(
         9, "a side scoring fewer points in a deal loses the baazi at once; 0 = off (S20)", minimum=0
     )
@@ -102,6 +103,24 @@ class SeepOptions:
         True, "2 players: two half-deals of 12 cards onto the same floor; off: 24 cards dealt at once (S27)"
     )
     deal_packet: int = opt.option(4, "cards per packet when the rest of the pack is dealt (S5)", minimum=1)
+
+    def __attrs_post_init__(self) -> None:
+        """Refuse the option sets that cannot mean anything, with the reason, before a match
+        starts (every command builds its options first)."""
+        if self.scoring == "thirty" and (self.sweep, self.sweep_first, self.sweep_last) != SWEEP_DEFAULTS:
+            raise OptionError("scoring=thirty scores a seep at the sweeping card's value (0 on the last play): "
+                              "sweep, sweep_first and sweep_last do not apply to it")
+        if (self.reveal_floor_before_bid and self.bid_requires_floor_feasibility
+                and set(self.opening_allowed) == {"throw_bid_card"}):
+            raise OptionError("bid_requires_floor_feasibility needs an opening build or capture of the bid, and "
+                              "opening_allowed=throw_bid_card allows neither: every deal would be void")
+
+    def warnings(self) -> tuple[str, ...]:
+        """Options that are set but change nothing, said when a match starts."""
+        if self.bid_requires_floor_feasibility and not self.reveal_floor_before_bid:
+            return ("bid_requires_floor_feasibility has no effect while the floor is face down at the bid "
+                    "(set reveal_floor_before_bid=true too)",)
+        return ()
 
 
 VARIANTS = (
@@ -179,6 +198,9 @@ class SeepMatch(MatchBase):
         self.side_totals = [0] * len(self.sides)
         self._same_dealer = False
         self._result: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
+        self._under: set[int] = set()
+        """Sides under the minimum while a tie for the best total among the others is played
+        off with extra deals (they have lost; the tie decides who wins)."""
         self.hands: list[list[Card]] = [[] for _ in range(num_players)]
         self.loose: list[Card] = []
         self.houses: dict[int, House] = {}
@@ -325,30 +347,37 @@ class SeepMatch(MatchBase):
         return self._moves_cache
 
     def _opening_moves(self, bid: int, require_effect: bool = False) -> list[Move]:
-        """The bidder's opening play (S4); with ``require_effect``, only builds and captures."""
+        """The bidder's opening play (S4); with ``require_effect``, only builds and captures
+        (the bid's feasibility, S2). When the kinds ``opening_allowed`` allows give no move,
+        every kind is offered under the usual rules, the compulsory capture included
+        (Svolgimento 7: "Se la carta giocata può catturare ... devi catturarla")."""
         allowed = set(self.options.opening_allowed)
         if require_effect:
             allowed.discard("throw_bid_card")
-        found = []
-        for move in self._moves(self.bidder):
-            if move.verb == "build" and move.made is not None and move.made.value == bid:
-                ok = "build_bid_value" in allowed
-            elif move.verb == "take":
-                ok = "capture_with_bid_card" in allowed and value(move.card) == bid
-            elif move.verb == "throw":
-                ok = "throw_bid_card" in allowed and value(move.card) == bid
-            else:
-                ok = False
-            if ok:
-                found.append(move)
-        if not found and not require_effect:
-            # an option set that leaves the bidder no play still lets the bid card be thrown
-            found = [
-                Move(f"throw:{c.text}", "throw", c)
-                for c in self.hands[self.bidder]
-                if value(c) == bid
-            ][:1]
-        return found
+            return self._openings(bid, allowed)
+        return self._openings(bid, allowed) or self._openings(bid, set(OPENING_KINDS))
+
+    def _openings(self, bid: int, allowed: set[str]) -> list[Move]:
+        """The opening moves of the kinds ``allowed``. A bid-value card is thrown only when it
+        captures nothing, whatever the throw rule; under ``no_other_action`` only when no other
+        opening move exists (moves the opening does not allow are no alternative)."""
+        seat = self.bidder
+        self._fresh_turn()
+        actions: list[Move] = []
+        throws: list[Move] = []
+        for card in self.hands[seat]:
+            found, _ = self._card_moves(seat, card)
+            for move in found:
+                if move.verb == "build" and move.made is not None and move.made.value == bid:
+                    if "build_bid_value" in allowed:
+                        actions.append(move)
+                elif move.verb == "take" and value(move.card) == bid and "capture_with_bid_card" in allowed:
+                    actions.append(move)
+            if value(card) == bid and "throw_bid_card" in allowed and not self._can_capture(card):
+                throws.append(Move(f"throw:{card.text}", "throw", card))
+        if self.options.throw_rule == "no_other_action" and actions:
+            return actions
+        return actions + throws
 
     def _sums(self, target: int) -> list[Group]:
         """Groups of loose cards summing to ``target``: every target's groups are found in one
@@ -530,25 +559,38 @@ class SeepMatch(MatchBase):
             return False
         if self.options.throw_rule == "no_other_action":
             return True
+        return not self._can_capture(card)
+
+    def _can_capture(self, card: Card) -> bool:
+        """Whether ``card`` would capture something: a loose group or the house of its value."""
         v = value(card)
-        return v not in self.houses and not self._sums(v)
+        return v in self.houses or bool(self._sums(v))
 
     def _keeps_houses(self, seat: int, move: Move) -> bool:
-        """The retention duty (S8, S9): after the move every owner still holds a card of each of
-        their houses' values; with ``last_key_capture_only`` off, only the house just made."""
-        if not self.houses and move.made is None:
-            return True
-        houses = [h for v, h in self.houses.items() if v not in move.removed]
-        if move.made is not None:
-            houses.append(move.made)
-        if not self.options.last_key_capture_only:
-            houses = [move.made] if move.made is not None and seat in move.made.owners else []
-            owners_of = {h.value: {seat} for h in houses}
-        else:
-            owners_of = {h.value: set(h.owners) for h in houses}
+        """The retention duty (S8, S9, S24).
+
+        Whoever builds or breaks must hold a card of the new value in their own hand
+        afterwards, whatever ``retention_scope`` says (Svolgimento 3: "Puoi creare una casa
+        solo se sei in grado di catturarla in seguito con una carta ancora in mano"). Then every
+        owner's duty is checked under the scope in force (with ``team``, the owner's side still
+        holds a card of the value): for every house after every move, or, with
+        ``last_key_capture_only`` off, for the house the move makes or changes."""
         played = value(move.card)
+        made = move.made
+        if move.verb in ("build", "break") and made is not None and not self._held[seat][made.value] > (
+            played == made.value
+        ):
+            return False
+        if not self.houses and made is None:
+            return True
+        if self.options.last_key_capture_only:
+            houses = [h for v, h in self.houses.items() if v not in move.removed]
+            if made is not None:
+                houses.append(made)
+        else:
+            houses = [made] if made is not None else []
         for house in houses:
-            for owner in owners_of[house.value]:
+            for owner in house.owners:
                 keepers = self.sides[self.side_of[owner]] if self.options.retention_scope == "team" else (owner,)
                 if not any(
                     self._held[keeper][house.value] > (keeper == seat and played == house.value)
@@ -620,10 +662,10 @@ class SeepMatch(MatchBase):
         return self._hand_events()
 
     def _sweep_bonus(self, card: Card, opening: bool, last: bool) -> int:
+        if self.options.scoring == "thirty":
+            return 0 if last else value(card)
         if last:
             return self.options.sweep_last
-        if self.options.scoring == "thirty":
-            return value(card)
         return self.options.sweep_first if opening else self.options.sweep
 
     def _end_deal(self) -> list[Event]:
@@ -643,9 +685,10 @@ class SeepMatch(MatchBase):
         under = [i for i, p in enumerate(counted) if p < self.options.min_deal_points]
         points = tuple(side_points[self.side_of[s]] for s in range(self.num_players))
         notes = tuple(f"under {self.options.min_deal_points}: {self._side_name(i)}" for i in under)
+        self._result = self._baazi_result(under)
+        notes += self._tie_note()
         self._scores.append(DealScore(self._deals_started, points, self.seat_totals(), notes))
         events += self._score_events(points)
-        self._result = self._baazi_result(under)
         self.phase = Phase.OVER if self._result is not None else Phase.DEAL
         return events
 
@@ -672,29 +715,47 @@ class SeepMatch(MatchBase):
         return points
 
     def _baazi_result(self, under: list[int]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
-        """Who won the baazi after this deal, as (winners, losers, draws) seats, or None."""
+        """Who won the baazi after this deal, as (winners, losers, draws) seats, or None.
+
+        A side under the minimum loses (seed: "quella coppia perde"), every such side, so when
+        all are under nobody wins. The others' best total wins and everyone else loses: a match
+        has one winner. A tie for that best total is the seed's simultaneous end ("si gioca una
+        mano aggiuntiva per rompere il pareggio"): extra deals are played, the sides already
+        under staying out, until one side is ahead of the others left."""
         totals = self.side_totals
         count = len(self.sides)
-        if under:
-            rest = [i for i in range(count) if i not in under]
+        out = self._under | set(under)
+        if out:
+            rest = [i for i in range(count) if i not in out]
             if not rest:
-                return self._seats([], [], list(range(count)))
-            best = max(totals[i] for i in rest)
-            winners = [i for i in rest if totals[i] == best] if count > 2 else rest
-            draws = [i for i in rest if i not in winners]
-            return self._seats(winners, under, draws)
+                return self._seats([], list(range(count)), [])
+            leaders = best(totals, rest)
+            if len(leaders) > 1:
+                self._under = out
+                return None
+            return self._seats(leaders, [i for i in range(count) if i != leaders[0]], [])
         target = self.options.baazi_target
         for i in range(count):
             if all(totals[i] - totals[j] >= target for j in range(count) if j != i):
                 return self._seats([i], [j for j in range(count) if j != i], [])
         return None
 
+    def _tie_note(self) -> tuple[str, ...]:
+        """The note of a deal after which tied sides play on for the baazi."""
+        if not self._under or self._result is not None:
+            return ()
+        rest = [i for i in range(len(self.sides)) if i not in self._under]
+        tied = best(self.side_totals, rest)
+        return (f"tied for the best total: {', '.join(self._side_name(i) for i in tied)}; another deal",)
+
     def adjudicate(self) -> None:
         """End the baazi between deals (the referee's deal limit): the best total wins, ties
-        share the win, everybody draws when all totals are equal."""
+        share the win, everybody draws when all totals are equal. Sides that fell under the
+        minimum while a tie was played off stay losers."""
         if self.phase != Phase.DEAL:
             raise IllegalMoveError("a match is adjudicated only between deals")
-        winners = best(self.side_totals, range(len(self.sides)))
+        rest = [i for i in range(len(self.sides)) if i not in self._under]
+        winners = best(self.side_totals, rest)
         others = [i for i in range(len(self.sides)) if i not in winners]
         self._result = self._seats(winners, others, []) if others else self._seats([], [], winners)
         self.phase = Phase.OVER

@@ -414,18 +414,29 @@ def test_throw_rule_no_other_action_allows_any_card_when_nothing_else_is_possibl
 
 
 def test_retention_scope_team():
-    # bidder TS 2C 3C 8H, bid 10; floor 4D 6H KC KD; the partner (seat 2) holds TD among its
-    # first four. TS onto 4D+6H needs another ten: not held by seat 0 (scope player, S9), held
-    # by its side (scope team). 2C, 3C, 8H make no 10 with the floor.
+    # The builder must hold the key in their own hand whatever the scope (Svolgimento 3): the
+    # bidder TS 2C 3C 8H, bid 10, floor 4D 6H KC KD, the partner (seat 2) holding TD: TS onto
+    # 4D+6H would need another ten in seat 0's hand, under either scope.
     deck = make_deck(4, "4D 6H KC KD", ["TS 2C 3C 8H", "", "TD 5S 6S 7S"])
-    m = new_match()
-    start(m, deck, 10)
-    assert moves(m) == ["take:TS:4D+6H"]
-    m = new_match(retention_scope="team")
-    start(m, deck, 10)
-    assert moves(m) == ["take:TS:4D+6H", "build:10:TS,4D+6H"]
-    play(m, ["build:10:TS,4D+6H"])
-    assert m.houses == {10: house(10, "4D 6H TS", True, {0})}
+    for scope in ("player", "team"):
+        m = new_match(retention_scope=scope)
+        start(m, deck, 10)
+        assert moves(m) == ["take:TS:4D+6H"]
+    # The scope decides who keeps an owner's house afterwards. Seat 0 builds h10 keeping its
+    # second ten (TC) and then holds TC and KC with 3D loose: building 13 with TC + 3D spends
+    # its last ten. Under the player scope the house of 10 would be left without its key;
+    # under the team scope the partner's TD keeps it.
+    deck = make_deck(4, "4D 6H KC 5C", ["TS TC 3C 8H", "", "TD 5S 6S 7S"])
+    for scope, allowed in (("player", False), ("team", True)):
+        m = new_match(retention_scope=scope)
+        start(m, deck, 10)
+        play(m, ["build:10:TS,4D+6H"])
+        assert m.houses == {10: house(10, "4D 6H TS", True, {0})}
+        m.hands[0] = cards("TC KC 2H")
+        m.loose = cards("3D")
+        m.turn = 0
+        m._moves_cache = None
+        assert ("build:13:TC+3D" in moves(m)) is allowed
 
 
 def test_no_cementing_variant():
