@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from record_check import record_schema_check
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON_BOT = f"{sys.executable} {ROOT / 'bots/python/random_bot.py'}"
 BASH_BOT = f"bash {ROOT / 'bots/bash/random_bot.sh'}"
@@ -145,3 +147,28 @@ def no_bot_outlives_the_suite():
     yield
     left = wait_until_gone(before)
     assert not left, f"bot processes left running: {left}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def record_checker(tmp_path_factory: pytest.TempPathFactory):
+    """Every record cardcli writes while the suite runs, in this process and in the cardcli
+    processes the suite starts on this tree, is copied to a spool and checked against
+    docs/record.schema.json (tests/record_check/)."""
+    spool = tmp_path_factory.mktemp("record-spool")
+    os.environ[record_schema_check.SPOOL_ENV] = str(spool)
+    undo = (record_schema_check.install_here(), record_schema_check.cover_subprocesses(str(ROOT)))
+    checker = record_schema_check.Checker(ROOT / "docs/record.schema.json", spool)
+    yield checker
+    for step in undo:
+        step()
+    del os.environ[record_schema_check.SPOOL_ENV]
+    refused = checker.refused()
+    assert not refused, "\n".join(refused)
+
+
+@pytest.fixture(autouse=True)
+def records_match_the_schema(record_checker: record_schema_check.Checker):
+    """A test fails when a record written for it, in any process, does not match the schema."""
+    yield
+    refused = record_checker.refused()
+    assert not refused, "\n".join(refused)
