@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
+from .. import viewer
 from ..errors import UsageError
 from ..games import registry
 from ..protocol_replay import derive
 from ..replay import walk
 from ..safe_text import DETAIL_WIDTH, display_name, printable
+from ..tournament.runner import RECORDS
 from ..transcript import FROM_BOT, Entry
 from .common import load_records, max_record_bytes, record_select
 
 
 @click.command("replay")
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", type=click.Path())
 @click.option("--seat", type=int, default=None, metavar="N",
               help="Show the match as seat N saw it (with --protocol: its protocol lines).")
 @click.option("--from-deal", type=click.IntRange(min=1), default=1, metavar="N", help="Start showing at deal N.")
@@ -28,17 +31,30 @@ from .common import load_records, max_record_bytes, record_select
 @click.option("--to-bot", is_flag=True,
               help="Print only the lines seat N's bot received, without markers, to pipe into a bot "
                    "(implies --protocol).")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False), default=None, metavar="OUT",
+              help="Write the matches as one self-contained HTML page (a card table to step through, "
+                   "docs/viewer.md) to OUT and print its path; with --seat, only what seat N saw.")
 @record_select
 @max_record_bytes
 def replay(path: str, seat: int | None, from_deal: int, step: bool, show_protocol: bool, to_bot: bool,
-           select: int | None, max_bytes: int) -> int:
+           html_out: str | None, select: int | None, max_bytes: int) -> int:
     """Print the matches recorded in PATH in readable text.
 
-    Every step is rebuilt through the rules engine, so what is shown is what the rules say
-    happened; a record that does not verify stops with exit status 1 where it differs.
-    With --protocol (or --to-bot), the lines one seat exchanged with the referee instead
-    (docs/records.md, "The protocol lines of a seat").
+    PATH is a record file or a tournament directory (its records.jsonl). Every step is rebuilt
+    through the rules engine, so what is shown is what the rules say happened; a record that
+    does not verify stops with exit status 1 where it differs. With --protocol (or --to-bot),
+    the lines one seat exchanged with the referee instead (docs/records.md, "The protocol lines
+    of a seat"); with --html OUT, a page to open in a browser (docs/viewer.md).
     """
+    path = records_path(path)
+    if html_out is not None:
+        if show_protocol or to_bot:
+            raise UsageError(f"--html writes a page, {'--to-bot' if to_bot else '--protocol'} prints protocol "
+                             "lines: choose one")
+        if from_deal != 1 or step:
+            raise UsageError("--from-deal and --step belong to the readable replay, not to --html")
+        write_page(path, html_out, seat, select, max_bytes)
+        return 0
     if show_protocol or to_bot:
         protocol_lines(path, seat, to_bot, select, max_bytes, from_deal != 1 or step)
         return 0
@@ -46,6 +62,25 @@ def replay(path: str, seat: int | None, from_deal: int, step: bool, show_protoco
     for loaded in load_records(path, select, max_bytes):
         render(loaded.record, seat, f"{path}:{loaded.line}", from_deal, pause)
     return 0
+
+
+def records_path(path: str) -> str:
+    """A tournament directory's records file (DIR/records.jsonl), or PATH itself."""
+    target = Path(path)
+    if target.is_dir():
+        inside = target / RECORDS
+        if not inside.is_file():
+            raise UsageError(f"{path} is a directory without a tournament's {RECORDS}")
+        return str(inside)
+    return path
+
+
+def write_page(path: str, out: str, seat: int | None, select: int | None, max_bytes: int) -> None:
+    """Verify every record of PATH (or the one chosen with --game) and write the page."""
+    loaded = load_records(path, select, max_bytes)
+    written = viewer.write_html([item.record for item in loaded], out, seat,
+                                wheres=[f"{path}:{item.line}" for item in loaded], source=path)
+    click.echo(str(written))
 
 
 def protocol_lines(path: str, seat: int | None, to_bot: bool, select: int | None, max_bytes: int,

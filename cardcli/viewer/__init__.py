@@ -1,0 +1,311 @@
+"""Recorded matches as one self-contained HTML page: ``cardcli replay PATH --html OUT.html``.
+
+The page shows each match as a card table that can be stepped through move by move. Its data is
+made here, from :func:`cardcli.replay.walk`, so every step it shows has been checked against the
+rules: a record that does not verify is refused (VerificationError, exit status 1), as ``replay``
+refuses it. For each step the page holds the protocol event lines the step produced, with their
+audience; the script (``viewer.js``) keeps the table's state by applying those lines, for every
+seat at once or for one seat. With ``seat=N`` only the lines seat N was sent are written into the
+page at all, so no view of that page can show another seat's hidden cards.
+
+Everything is inline (data, script, style, card faces drawn as text), nothing is fetched, and a
+Content-Security-Policy forbids any fetch: the file opens from disk, offline. ``docs/viewer.md``
+describes the page; the data layout is documented in :func:`match_data`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from ..errors import UsageError
+from ..games import registry
+from ..games.base import Event
+from ..records import FORMAT_VERSION, software
+from ..replay import walk
+from ..safe_text import DETAIL_WIDTH, display_name, printable
+
+DATA_VERSION = 1
+"""The layout of the page's data (``cardcli_viewer`` in it); ``viewer.js`` checks it."""
+
+DATA_ID = "cardcli-data"
+
+
+def _asset(name: str) -> str:
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def seat_names(record: dict[str, Any]) -> list[str]:
+    """Who sat in each seat: in a tournament's record, its entrants as the tournament names them
+    (a seat's recorded ``name`` is the bot's own ``id name``); otherwise each seat's ``name``."""
+    recorded = [str(s.get("name", "?")) for s in record.get("seats", [])]
+    entrants = (record.get("tournament") or {}).get("entrants")
+    if isinstance(entrants, list) and len(entrants) == len(recorded):
+        return [str(e) for e in entrants]
+    return recorded
+
+
+def _step_text(events: Sequence[Event], move: dict[str, Any] | None, seat: int | None) -> str:
+    """One step as text: its event lines, one a line; a private line starts ``@S,T `` (its
+    audience), a public line is written as is. Lines ``seat`` may not see are left out.
+
+    A move step starts with the move, ``>S KIND TOKEN``, unless its first line is the public
+    event ``KIND S TOKEN`` that says it already (``play 2 QS``, ``bid 0 4``, ``trump 1 H``): then
+    the header is implied. TOKEN is ``?`` when it is hidden from ``seat`` (another seat's pass).
+    """
+    lines: list[str] = []
+    for event in events:
+        if event.audience is None:
+            lines.append(event.line())
+        elif seat is None or seat in event.audience:
+            lines.append("@" + ",".join(map(str, sorted(event.audience))) + " " + event.line())
+    if move is not None:
+        who, kind, token = move["seat"], move["kind"], move["move"]
+        if not (lines and lines[0] == f"{kind} {who} {token}"):
+            public = any(e.audience is None and token in e.args for e in events)
+            shown = token if seat is None or seat == who or public else "?"
+            lines.insert(0, f">{who} {kind} {shown}")
+    return "\n".join(lines)
+
+
+def match_data(record: dict[str, Any], where: str = "record", seat: int | None = None) -> dict[str, Any]:
+    """One match as the page holds it, built from the verified walk over its record.
+
+    Fields: the record's ``format_version``, ``software``, ``game``, ``variant``, ``options``,
+    ``seed``, ``status``, ``adjudicated``, ``first_dealer`` and ``result``; ``where`` (file and
+    line); ``title``; ``players``; ``names`` (escaped as every command shows them);
+    ``lower_is_better``; ``teams``; ``order``; ``tournament`` (its schedule index or null);
+    ``faults`` (``seat``, ``kind``, ``detail``, ``deal``, ``move`` as recorded, and ``step``,
+    the step it is shown at, with ``after`` when it came after that step: where an aborted match
+    stopped); ``fallback_from`` (per seat, the first step whose moves of that
+    seat are the fallback player's, or null) and ``deals``: per deal ``number``, ``dealer``,
+    ``points``, ``totals``, ``notes``, ``dead`` (Pepper with 2 players, only in a page of every
+    hand) and ``steps``, the deal's start then one per move (see :func:`_step_text`).
+
+    Steps are counted over the match: step 0 is the match before its first deal, then each
+    deal's steps in order. Raises VerificationError where the record does not verify.
+    """
+    players = len(record.get("seats", []))
+    if seat is not None and players and not 0 <= seat < players:
+        raise UsageError(f"--seat {seat}: {where} has seats 0 to {players - 1}")
+    deals: list[dict[str, Any]] = []
+    index: dict[tuple[int, int | None], int] = {}
+    count = 1  # step 0: before the first deal
+    steps = walk(record, where)
+    try:
+        while True:
+            step = next(steps)
+            if step.move is None:
+                data = step.data
+                deal: dict[str, Any] = {
+                    "number": step.deal, "dealer": data["dealer"], "points": data.get("points"),
+                    "totals": data.get("totals"), "notes": [printable(n) for n in data.get("notes", [])],
+                }
+                if seat is None and "dead" in data:
+                    deal["dead"] = list(data["dead"])
+                deal["steps"] = [_step_text(step.events, None, seat)]
+                deals.append(deal)
+            else:
+                deals[-1]["steps"].append(_step_text(step.events, step.data, seat))
+            index[(step.deal, step.move)] = count
+            count += 1
+    except StopIteration:
+        pass
+    last = count - 1
+    setup = registry.resolve(record["game"], record["variant"], record["options"], players, record["seed"])
+    spec = setup.spec
+    faults = []
+    fallback: list[int | None] = [None] * players
+    for fault in record.get("faults", []):
+        deal_no, move_no = fault["deal"], fault["move"]
+        at = 0 if deal_no == 0 else index.get((deal_no, move_no))
+        shown = {"seat": fault["seat"], "kind": printable(fault["kind"]),
+                 "detail": printable(fault["detail"], DETAIL_WIDTH), "deal": deal_no, "move": move_no,
+                 "step": last if at is None else at}
+        if at is None:
+            shown["after"] = True  # where an aborted match stopped: after the last step
+        faults.append(shown)
+        if record["status"] == "complete":
+            fallback[fault["seat"]] = shown["step"]
+    tournament = record.get("tournament")
+    return {
+        "format_version": record.get("format_version"),
+        "software": printable(record.get("software", "")),
+        "where": printable(where),
+        "game": spec.name,
+        "title": spec.title,
+        "variant": record["variant"],
+        "options": record["options"],
+        "seed": record["seed"],
+        "status": record["status"],
+        "adjudicated": bool(record.get("adjudicated")),
+        "players": players,
+        "names": [display_name(n) for n in seat_names(record)],
+        "lower_is_better": spec.lower_is_better,
+        "teams": [list(t) for t in spec.teams(players)],
+        "order": spec.play_order(setup.options),
+        "first_dealer": record.get("first_dealer"),
+        "tournament": tournament.get("index") if isinstance(tournament, dict) else None,
+        "result": record.get("result"),
+        "faults": faults,
+        "fallback_from": fallback,
+        "deals": deals,
+    }
+
+
+def page_data(records: Iterable[dict[str, Any]], seat: int | None = None,
+              wheres: Sequence[str] | None = None, source: str = "") -> dict[str, Any]:
+    """The data of a page: every match (:func:`match_data`), and what wrote it."""
+    matches = []
+    for i, record in enumerate(records):
+        where = wheres[i] if wheres is not None else f"number {i + 1}"
+        matches.append(match_data(record, where, seat))
+    if not matches:
+        raise UsageError("no record to show")
+    return {
+        "cardcli_viewer": DATA_VERSION,
+        "software": software(),
+        "format_version": FORMAT_VERSION,
+        "seat": seat,
+        "source": printable(source),
+        "matches": matches,
+    }
+
+
+def _script_json(data: Any) -> str:
+    """JSON for a ``<script type="application/json">`` block: every ``<`` written ``\\u003c``,
+    so no text from a record (a name holding ``</script>`` or ``<!--``) can end the block."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c")
+
+
+def _hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def _inline(text: str, tag: str) -> str:
+    if f"</{tag}" in text.lower():
+        raise ValueError(f"the viewer's {tag} may not hold '</{tag}'")
+    return text
+
+
+def render(records: Iterable[dict[str, Any]], seat: int | None = None, wheres: Sequence[str] | None = None,
+           source: str = "") -> str:
+    """The whole page, as text: the verified data of every record, the script and the style."""
+    data = page_data(records, seat, wheres, source)
+    script = _inline(_asset("viewer.js"), "script")
+    style = _inline(_asset("viewer.css"), "style")
+    made = f"{software()}, record format {FORMAT_VERSION}"
+    matches = data["matches"]
+    if len(matches) == 1:
+        m = matches[0]
+        title = f"{m['title']} - seed {m['seed']}"
+    else:
+        title = f"{len(matches)} matches"
+    if seat is not None:
+        title += f" - as seat {seat} saw it"
+    csp = (f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; "
+           "base-uri 'none'; form-action 'none'")
+    esc = html.escape
+    return PAGE.format(
+        csp=esc(csp, quote=False), generator=esc(software()), title=esc(f"cardcli replay: {title}"), heading=esc(title),
+        made=esc(made), style=style, data_id=DATA_ID, data=_script_json(data), script=script,
+    )
+
+
+def write_html(records: Iterable[dict[str, Any]], out_path: str | Path, seat: int | None = None,
+               wheres: Sequence[str] | None = None, source: str = "") -> Path:
+    """Write the page for ``records`` to ``out_path`` (every record verified first: nothing is
+    written for a record that does not verify) and return its path."""
+    text = render(records, seat, wheres, source)
+    path = Path(out_path)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"cannot write {out_path}: {err.strerror}") from None
+    return path
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="{generator}">
+<title>{title}</title>
+<style>{style}</style>
+</head>
+<body>
+<header id="top">
+  <h1 id="heading">{heading}</h1>
+  <label id="match-pick" hidden>match <select id="match"></select></label>
+  <label>view <select id="view"></select></label>
+  <span id="made">made by {made}</span>
+</header>
+<div id="error" role="alert" hidden></div>
+<noscript><p class="noscript">This page draws the table with its own inline script: allow scripts for this file to see it.</p></noscript>
+<nav id="controls" aria-label="navigation">
+  <button type="button" id="first" title="first step (Home)"><span class="ic">|&#x25C0;</span> <span class="word narrow-only">first</span></button>
+  <button type="button" id="prev-deal" title="previous deal (Up, PageUp)"><span class="ic">&#x25C0;&#x25C0;</span> <span class="word">deal</span></button>
+  <button type="button" id="prev-trick" title="previous trick (Shift+Left)"><span class="ic">&#x25C0;</span> <span class="word">trick</span></button>
+  <button type="button" id="prev" title="previous move (Left)"><span class="ic">&#x25C0;</span> <span class="word">move</span></button>
+  <button type="button" id="play" title="play / pause (Space)"><span class="ic">&#x25B6;</span> <span class="word">play</span></button>
+  <button type="button" id="next" title="next move (Right)"><span class="word">move</span> <span class="ic">&#x25B6;</span></button>
+  <button type="button" id="next-trick" title="next trick (Shift+Right)"><span class="word">trick</span> <span class="ic">&#x25B6;</span></button>
+  <button type="button" id="next-deal" title="next deal (Down, PageDown)"><span class="word">deal</span> <span class="ic">&#x25B6;&#x25B6;</span></button>
+  <button type="button" id="last" title="last step (End)"><span class="word narrow-only">last</span> <span class="ic">&#x25B6;|</span></button>
+  <label>speed <select id="speed">
+    <option value="2000">0.5 moves/s</option><option value="1000">1 move/s</option>
+    <option value="500" selected>2 moves/s</option><option value="250">4 moves/s</option>
+    <option value="100">10 moves/s</option></select></label>
+  <label>deal <select id="deal"></select></label>
+  <input type="range" id="slider" min="0" max="0" value="0" aria-label="step">
+</nav>
+<div id="position" aria-live="polite"></div>
+<main id="main">
+  <div id="board">
+  <div id="table">
+    <div id="corner">
+      <div id="deal-info"></div>
+      <div id="contract" class="panel" hidden></div>
+      <div id="bid" class="panel" hidden></div>
+    </div>
+    <div id="center">
+      <div id="floor-hidden" hidden></div>
+      <div id="floor" hidden></div>
+      <div id="trick"></div>
+    </div>
+  </div>
+  <div id="panels">
+    <div id="auction" class="panel" hidden></div>
+    <div id="capture" class="panel" hidden></div>
+    <div id="last-trick" class="panel" hidden></div>
+    <div id="pass" class="panel" hidden></div>
+    <div id="dead" class="panel" hidden></div>
+    <div id="deal-end" class="panel" hidden></div>
+    <div id="busche" class="panel" hidden></div>
+  </div>
+  </div>
+  <aside id="side">
+    <h2>Moves of the deal</h2>
+    <ol id="log"></ol>
+    <h2>Scores</h2>
+    <div id="scores-box"><table id="scores"></table></div>
+    <h2>Totals across deals</h2>
+    <svg id="chart" viewBox="0 0 360 200" role="img" aria-label="running totals by deal"></svg>
+    <div id="result"></div>
+    <p id="about"></p>
+  </aside>
+</main>
+<footer>made by {made}; every step checked against the rules when the page was made.</footer>
+<script type="application/json" id="{data_id}">{data}</script>
+<script>{script}</script>
+</body>
+</html>
+"""

@@ -1,0 +1,400 @@
+"""``cardcli replay PATH --html OUT``: one self-contained page per record file, for every game,
+variant and player count. No browser here: the page's text is checked from Python, and the
+script's table logic (``viewer.js`` needs no page to keep a table's state) with node when it is
+installed. The page in a browser is tested elsewhere."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from cardcli import __version__, viewer
+from cardcli.cli import cli
+from cardcli.records import FORMAT_VERSION, dump
+from cardcli.referee import Settings, play_match
+from cardcli.games import registry
+from cardcli.games.card_bits import TEXTS, texts
+from cardcli.games.dealing import shuffled
+from cardcli.replay import walk
+from cardcli.seats.base import Request, SeatFault
+from cardcli.seats.builtin import InProcessSeat
+from harness import TranscriptSeat, every_game_variant_and_count
+
+ROOT = Path(__file__).resolve().parent.parent
+COMBOS = every_game_variant_and_count()
+HEADER_WORDS = {"game", "option", "player", "order", "team", "rng", "begin", "go", "result", "forfeit", "quit"}
+
+
+def invoke(*args: str) -> Any:
+    return CliRunner().invoke(cli, list(args))
+
+
+def match(game: str, variant: str, players: int, seed: int = 3, max_deals: int = 3,
+          seats: list[Any] | None = None, on_fault: str = "replace") -> tuple[dict[str, Any], list[Any]]:
+    """A short match between seeded random players (adjudicated after ``max_deals`` deals),
+    each of which keeps every line it was sent."""
+    setup = registry.resolve(game, variant, {}, players, seed)
+    chosen = seats or [TranscriptSeat(f"p{i}", f"{seed}/{i}") for i in range(players)]
+    result = play_match(setup, chosen, Settings(move_time=5, max_deals=max_deals, on_fault=on_fault))
+    return result.record, chosen
+
+
+def write(tmp_path: Path, *records: dict[str, Any], name: str = "games.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("".join(dump(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def page(tmp_path: Path, records_file: Path, *extra: str, name: str = "out.html") -> str:
+    out = tmp_path / name
+    result = invoke("replay", str(records_file), "--html", str(out), *extra)
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == str(out)
+    return out.read_text(encoding="utf-8")
+
+
+def embedded(html: str) -> dict[str, Any]:
+    found = re.search(r'<script type="application/json" id="cardcli-data">(.*?)</script>', html, re.S)
+    assert found, "the page embeds its data"
+    return json.loads(found.group(1))
+
+
+def loads_nothing(html: str) -> None:
+    """No reference that would load anything: no URL at all, no src or href to one, no
+    @import, no url(...) outside a data: URL."""
+    assert "http://" not in html and "https://" not in html
+    assert not re.search(r"""\b(src|href|action|srcset|poster|data)\s*=\s*["']?\s*(//|[a-z][a-z0-9+.-]*:)""", html, re.I)
+    assert "@import" not in html
+    assert not re.search(r"url\(\s*['\"]?(?!data:)", html)
+    assert not re.search(r"<(link|img|iframe|object|embed|audio|video|source)\b", html, re.I)
+    assert not re.search(r"<script\b[^>]*\bsrc\s*=", html, re.I)
+
+
+def event_lines(step: str) -> list[tuple[str | None, str]]:
+    """A step's event lines as (audience, line), the move header left out."""
+    out = []
+    for line in step.split("\n") if step else []:
+        if line.startswith(">"):
+            continue
+        if line.startswith("@"):
+            audience, _, rest = line[1:].partition(" ")
+            out.append((audience, rest))
+        else:
+            out.append((None, line))
+    return out
+
+
+@pytest.mark.parametrize("game, variant, players", COMBOS)
+def test_every_game_makes_a_page_that_loads_nothing_and_states_its_versions(
+        tmp_path: Path, game: str, variant: str, players: int) -> None:
+    record, _ = match(game, variant, players)
+    html = page(tmp_path, write(tmp_path, record))
+    loads_nothing(html)
+    assert f"cardcli {__version__}" in html and f"record format {FORMAT_VERSION}" in html
+    data = embedded(html)
+    assert data["cardcli_viewer"] == viewer.DATA_VERSION
+    assert data["software"] == f"cardcli {__version__}" and data["format_version"] == FORMAT_VERSION
+    assert data["seat"] is None
+    [m] = data["matches"]
+    assert m["game"] == game and m["variant"] == variant and m["players"] == players
+    assert m["format_version"] == record["format_version"]
+    assert [d["number"] for d in m["deals"]] == [d["number"] for d in record["deals"]]
+    for deal, recorded in zip(m["deals"], record["deals"]):
+        assert len(deal["steps"]) == 1 + len(recorded["moves"]), "one step per deal start and one per move"
+        assert deal["totals"] == recorded["totals"] and deal["points"] == recorded["points"]
+        assert ("dead" in deal) == ("dead" in recorded)
+    # the steps hold the events walk yields, in order, with their audiences
+    steps = [s for d in m["deals"] for s in d["steps"]]
+    walked = list(walk(record))
+    # a record that does not verify is refused (exit 1, as replay and verify refuse it), no page
+    for field, value in (("seed", record["seed"] + 1), ("totals", None)):
+        forged = json.loads(json.dumps(record))
+        if field == "seed":
+            forged["seed"] = value
+        else:
+            forged["deals"][0]["totals"] = [t + 1 for t in forged["deals"][0]["totals"]]
+        out = tmp_path / f"forged-{field}.html"
+        result = invoke("replay", str(write(tmp_path, forged, name=f"forged-{field}.jsonl")), "--html", str(out))
+        assert result.exit_code == 1, (field, result.output)
+        assert not out.exists()
+    assert len(steps) == len(walked)
+    for text, step in zip(steps, walked):
+        expected = [(None if e.audience is None else ",".join(map(str, sorted(e.audience))), e.line())
+                    for e in step.events]
+        assert event_lines(text) == expected
+
+
+@pytest.mark.parametrize("game, variant, players", COMBOS)
+def test_a_seat_page_holds_exactly_the_lines_that_seat_was_sent(
+        tmp_path: Path, game: str, variant: str, players: int) -> None:
+    record, seats = match(game, variant, players)
+    path = write(tmp_path, record)
+    for seat in range(players):
+        html = page(tmp_path, path, "--seat", str(seat), name=f"seat{seat}.html")
+        loads_nothing(html)
+        data = embedded(html)
+        assert data["seat"] == seat
+        [m] = data["matches"]
+        others = [s for s in range(players) if s != seat]
+        for other in others:
+            for word in ("hand", "passed", "received"):
+                assert f"@{other} {word}" not in html, f"seat {other}'s {word} line is in seat {seat}'s page"
+        lines = [line for deal in m["deals"] for step in deal["steps"] for _, line in event_lines(step)]
+        told = [line for line in seats[seat].lines if line.split()[0] not in HEADER_WORDS]
+        assert lines == told, "the page's lines are the very lines the seat was sent"
+        assert all("dead" not in deal for deal in m["deals"])
+        # another seat's hidden move (a Peppa pass) is in the page as a move without its token
+        for deal, recorded in zip(m["deals"], record["deals"]):
+            for step, move in zip(deal["steps"][1:], recorded["moves"]):
+                if move["kind"] == "pass" and move["seat"] != seat:
+                    assert step.startswith(f">{move['seat']} pass ?")
+                    assert move["move"] not in step
+        if game == "pepper" and players == 2:
+            for deal, recorded in zip(m["deals"], record["deals"]):
+                words = set(re.findall(r"\b[2-9TJQKA][CDHS]\b", json.dumps(deal)))
+                assert not set(recorded["dead"]) & words, "no card of the dead hand is in a seat's page"
+
+
+def test_a_long_match_and_its_seat_pages_are_exact_in_the_engine_s_terms(tmp_path: Path) -> None:
+    """Without a deal limit: a whole Seep match, whose houses and bids the page must carry."""
+    record, _ = match("seep", "standard", 4, seed=11, max_deals=500)
+    html = page(tmp_path, write(tmp_path, record))
+    text = json.dumps(embedded(html))
+    assert "h1" in text and "table " in text and "bid " in text
+
+
+def test_a_record_that_does_not_verify_is_refused_and_no_page_is_written(tmp_path: Path) -> None:
+    record, _ = match("peppa", "torino", 4)
+    moves = record["deals"][0]["moves"]
+    play = next(m for m in moves if m["kind"] == "play")
+    other = next(c for c in record["deals"][0]["hands"][(play["seat"] + 1) % 4] if c != play["move"])
+    play["move"] = other
+    out = tmp_path / "out.html"
+    result = invoke("replay", str(write(tmp_path, record)), "--html", str(out))
+    assert result.exit_code == 1, result.output
+    assert not out.exists()
+
+
+def test_html_with_protocol_is_a_usage_error(tmp_path: Path) -> None:
+    record, _ = match("peppa", "torino", 4)
+    path = write(tmp_path, record)
+    for flags in (["--protocol", "--seat", "1"], ["--to-bot", "--seat", "1"], ["--step"], ["--from-deal", "2"]):
+        proc = subprocess.run(
+            ["python3", "-m", "cardcli", "replay", str(path), "--html", str(tmp_path / "x.html"), *flags],
+            capture_output=True, text=True, cwd=ROOT, timeout=60)
+        assert proc.returncode == 2, (flags, proc.stderr)
+        assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith("cardcli: error: ")
+        assert not (tmp_path / "x.html").exists()
+    result = invoke("replay", str(path), "--html", str(tmp_path / "x.html"), "--seat", "4")
+    assert result.exit_code == 2
+
+
+def test_a_tournament_directory_gives_one_page_with_every_match(tmp_path: Path) -> None:
+    first, _ = match("peppa", "torino", 4, seed=1)
+    second, _ = match("peppa", "torino", 4, seed=2)
+    for index, record in enumerate((first, second)):
+        record["tournament"] = {"index": index, "key": "k", "deal_set": index, "rotation": 0,
+                                "seating": [0, 1, 0, 1], "entrants": ["ann", "bob", "ann", "bob"]}
+    directory = tmp_path / "t1"
+    directory.mkdir()
+    write(directory, first, second, name="records.jsonl")
+    data = embedded(page(tmp_path, directory))
+    assert [m["tournament"] for m in data["matches"]] == [0, 1]
+    assert data["matches"][0]["names"] == ["ann", "bob", "ann", "bob"]
+    assert '<select id="match">' in page(tmp_path, directory, name="again.html")
+    # --game K still picks one match
+    data = embedded(page(tmp_path, directory, "--game", "2", name="one.html"))
+    assert [m["seed"] for m in data["matches"]] == [2]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert invoke("replay", str(empty), "--html", str(tmp_path / "e.html")).exit_code == 2
+
+
+def test_text_from_a_record_cannot_end_the_data_block(tmp_path: Path) -> None:
+    record, _ = match("pigugnin", "standard", 4)
+    record["seats"][1]["name"] = "</script><script>alert(1)</script>"
+    record["seats"][2]["name"] = "<!--<script>\u202eann"
+    html = page(tmp_path, write(tmp_path, record))
+    assert html.count("</script>") == 2, "only the data block and the script end a script"
+    assert "<!--" not in html
+    names = embedded(html)["matches"][0]["names"]
+    assert names[1] == "</script><script>alert(1)</script>"
+    assert names[2] == "<!--<script>\\u202eann", "a name is escaped as every command shows it"
+
+
+def test_the_page_s_policy_allows_its_own_script_and_style_and_nothing_else(tmp_path: Path) -> None:
+    record, _ = match("pepper", "standard", 3)
+    html = page(tmp_path, write(tmp_path, record))
+    policy = unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html).group(1))
+    assert "default-src 'none'" in policy and "unsafe" not in policy
+    script = re.findall(r"<script>(.*?)</script>", html, re.S)
+    style = re.findall(r"<style>(.*?)</style>", html, re.S)
+    assert len(script) == 1 and len(style) == 1
+
+    def digest(text: str) -> str:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+    assert f"script-src {digest(script[0])}" in policy and f"style-src {digest(style[0])}" in policy
+    assert "innerHTML" not in script[0] and "insertAdjacentHTML" not in script[0] and "document.write" not in script[0]
+
+
+def test_the_script_reads_the_record_format_this_package_writes() -> None:
+    script = (ROOT / "cardcli/viewer/viewer.js").read_text()
+    assert re.search(rf"SUPPORTED_FORMAT_VERSION = {FORMAT_VERSION};", script)
+    assert re.search(rf"DATA_VERSION = {viewer.DATA_VERSION};", script)
+
+
+def faulty(label: str, seed: int, at: int, fault: str | None = None) -> InProcessSeat:
+    """A random player that answers ``ZZ`` (or raises ``fault``) at its ``at``-th request."""
+    random_seat = TranscriptSeat(label, f"{seed}/{label}")
+    asked = [0]
+
+    def choose(request: Request) -> str:
+        asked[0] += 1
+        if asked[0] == at:
+            if fault is not None:
+                raise SeatFault(fault, "gone")
+            return "ZZ"
+        return random_seat._choose(request)
+
+    return InProcessSeat(label, choose)
+
+
+def test_faults_and_fallback_moves_are_placed_at_their_step(tmp_path: Path) -> None:
+    seats = [faulty("f", 5, 7)] + [TranscriptSeat(f"p{i}", f"5/{i}") for i in range(1, 4)]
+    record, _ = match("peppa", "torino", 4, seed=5, seats=seats)
+    [fault] = record["faults"]
+    data = embedded(page(tmp_path, write(tmp_path, record)))
+    [m] = data["matches"]
+    [shown] = m["faults"]
+    assert (shown["seat"], shown["kind"], shown["deal"], shown["move"]) == (0, "illegal", fault["deal"], fault["move"])
+    before = 1 + sum(len(d["steps"]) for d in m["deals"][: fault["deal"] - 1])
+    assert shown["step"] == before + 1 + fault["move"], "at the move the fallback player made"
+    assert m["fallback_from"] == [shown["step"], None, None, None]
+    assert "after" not in shown
+
+    seats = [faulty("f", 6, 4, "crash")] + [TranscriptSeat(f"p{i}", f"6/{i}") for i in range(1, 4)]
+    record, _ = match("pepper", "standard", 4, seed=6, seats=seats, on_fault="abort")
+    assert record["status"] == "aborted"
+    [m] = embedded(page(tmp_path, write(tmp_path, record, name="aborted.jsonl"), name="aborted.html"))["matches"]
+    [shown] = m["faults"]
+    steps = 1 + sum(len(d["steps"]) for d in m["deals"])
+    assert shown["step"] == steps - 1 and shown["after"] is True
+    assert m["fallback_from"] == [None] * 4 and m["result"] is None
+
+
+HARNESS = r"""
+const core = require(process.argv[2]);
+const data = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
+const problems = [];
+const tables = {};
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const m = data.matches[0];
+core.prepare(m);
+const views = data.seat === null ? ["all"].concat([...Array(m.players).keys()]) : [data.seat];
+views.forEach((view) => {
+  let st = null;
+  tables[view] = [];
+  for (let s = 0; s < m.nsteps; s++) {
+    st = core.stateAt(m, s, view, st);
+    const at = `view ${view} step ${s}`;
+    st.problems.forEach((p) => problems.push(`${at}: ${p}`));
+    st.problems = [];
+    if (s % 7 === 3) {
+      const fresh = core.stateAt(m, s, view, null);
+      fresh.problems = [];
+      if (!same(fresh, st)) problems.push(`${at}: a jump gives another state than stepping`);
+    }
+    const floor = st.floor && st.deal ? st.floor : {loose: [], houses: []};
+    tables[view].push({
+      deal: st.deal, move: st.move ? st.move.index : null, totals: st.totals,
+      hands: st.hands.map((h, p) => h === null ? null : core.sortCards(h)), counts: st.counts,
+      trick: st.trick.map((p) => [p.seat, p.card]),
+      loose: core.sortCards(floor.loose),
+      houses: floor.houses.map((h) => [h.value, h.cemented, h.owners.slice().sort(), core.sortCards(h.cards)])
+        .sort((a, b) => a[0] - b[0]),
+    });
+  }
+});
+console.log(JSON.stringify({problems, tables}));
+"""
+
+
+def engine_table(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The table at every step as the rules engine holds it: each seat's cards (during the
+    Peppa pass without the three it has set aside) and how many it holds, the trick in progress,
+    Seep's floor, the totals."""
+    setup = registry.resolve(record["game"], record["variant"], record["options"], len(record["seats"]),
+                             record["seed"])
+    state: Any = setup.new_match()
+
+    def table(deal: int, move: int | None) -> dict[str, Any]:
+        held = [sorted(hand, key=lambda c: c.sort_key) for hand in state.hands]
+        hands = [[c.text for c in hand] for hand in held]
+        if type(state).__name__ == "PeppaMatch" and state.phase == "pass":
+            hands = [[c for c in hand if c not in texts(state.passes.get(s, 0))] for s, hand in enumerate(hands)]
+        trick = []
+        if state.phase == "play" and hasattr(state, "tricks"):
+            trick = [[seat, TEXTS[index]] for seat, index in state.tricks.trick]
+        totals = state.seat_totals() if hasattr(state, "seat_totals") else state.totals
+        loose, houses = [], []
+        if hasattr(state, "houses"):
+            loose = [c.text for c in sorted(state.loose, key=lambda c: c.sort_key)]
+            houses = [[v, h.cemented, sorted(h.owners), [c.text for c in sorted(h.cards, key=lambda c: c.sort_key)]]
+                      for v, h in sorted(state.houses.items())]
+        return {"deal": deal, "move": move, "totals": list(totals), "hands": hands, "held": [len(h) for h in held],
+                "trick": trick, "loose": loose, "houses": houses}
+
+    steps = [table(0, None)]
+    for index, deal in enumerate(record["deals"]):
+        state.deal(shuffled(setup.seed, index, setup.spec.deck()))
+        steps.append(table(index + 1, None))
+        for m, move in enumerate(deal["moves"]):
+            state.apply(move["seat"], move["move"])
+            steps.append(table(index + 1, m))
+    return steps
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize("game, variant, players", COMBOS)
+def test_the_script_keeps_the_engine_s_table_in_every_view(
+        tmp_path: Path, game: str, variant: str, players: int) -> None:
+    """At every step, by steps and by jumps, in every view of a page of every hand and of a
+    seat's page, the script's table (viewer.js run by node, no page needed) is the rules
+    engine's: every hand the view may see card for card, the number of cards of every other
+    hand, the trick in progress, Seep's floor and houses, the totals; and a view never knows a
+    hand it may not see."""
+    record, _ = match(game, variant, players, seed=8, max_deals=6)
+    (tmp_path / "harness.js").write_text(HARNESS)
+    engine = engine_table(record)
+    for seat in (None, players - 1):
+        (tmp_path / "data.json").write_text(json.dumps(viewer.page_data([record], seat)))
+        proc = subprocess.run(["node", str(tmp_path / "harness.js"), str(ROOT / "cardcli/viewer/viewer.js"),
+                               str(tmp_path / "data.json")], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        assert not out["problems"], out["problems"][:10]
+        assert sorted(out["tables"]) == sorted(["all", *map(str, range(players))] if seat is None else [str(seat)])
+        for view, tables in out["tables"].items():
+            assert len(tables) == len(engine)
+            for step, (got, want) in enumerate(zip(tables, engine)):
+                at = f"page {'of every hand' if seat is None else f'of seat {seat}'}, view {view}, step {step}"
+                for key in ("deal", "move", "totals", "trick", "loose", "houses"):
+                    assert got[key] == want[key], f"{at}: {key} {got[key]}, the engine has {want[key]}"
+                for p in range(players):
+                    if view in ("all", str(p)):
+                        shown = got["hands"][p] if got["hands"][p] is not None else ([] if got["counts"][p] == 0 else None)
+                        assert shown == want["hands"][p], f"{at}: seat {p} holds {shown}, the engine {want['hands'][p]}"
+                    else:
+                        assert got["hands"][p] is None, f"{at}: seat {p}'s hand is known to seat {view}"
+                        assert got["counts"][p] == want["held"][p], f"{at}: seat {p} shows {got['counts'][p]} backs"
