@@ -1,0 +1,600 @@
+"""The HTML replay viewer (``cardcli replay FILE --html OUT``) in a real headless Chromium.
+
+One short match of every game and player count is recorded, turned into a page, and walked
+step by step through the page's own interface (``window.cardcliViewer``); at every step the
+page must show exactly what the rules engine holds at that step (``tests/viewer_expect.py``):
+each seat's hand, the trick in progress or Seep's floor and houses, and the running totals.
+A seat's page (``--seat N``) must show no card of another seat's hand at any step. Then the
+page's other promises: the URL fragment reopens a position, the keys move as documented, the
+page loads nothing from anywhere, a record it cannot read is an error on the page rather than
+a blank one, a tournament's records get a match picker, and the layout holds on a desktop
+and on a phone.
+
+The DOM contract the page follows:
+
+- ``window.cardcliViewer``: ``matches()``, ``steps(m)``, ``goto(m, s)`` (synchronous),
+  ``position()`` giving ``{match, step, deal, move}`` and ``view(v)`` with ``v`` ``'all'`` or
+  a seat number;
+- one ``section.seat[data-seat=N]`` per seat with ``.name``, ``.total`` (an integer) and
+  ``.hand``, whose cards are ``.card[data-card=QS]`` face up and ``.card.back`` (without
+  ``data-card``) face down;
+- ``#trick`` with ``.card[data-card][data-seat]`` in play order, empty once a trick is
+  complete; for Seep ``#floor`` with the loose ``.card[data-card]`` as direct children and
+  ``.house[data-value][data-cemented][data-owners]`` holding their ``.card[data-card]``;
+- ``#position``, ``#log`` (``.fault[data-kind]``, ``.fallback``), ``#scores``, ``#chart`` (an
+  SVG), ``#error`` (hidden unless there is a problem), Pepper's ``#auction`` (its
+  ``.bid[data-seat][data-bid]`` in order) and ``#contract[data-trump][data-bidder][data-level]``,
+  Peppa's ``#pass``;
+- the URL fragment ``#m=<match>&s=<step>&v=<all|seat>``.
+
+Steps are those of :func:`cardcli.replay.walk`: 0 before the first deal, then per deal one at
+its start and one per move. Set ``CARDCLI_VIEWER_SCREENSHOTS=docs`` to write the screenshots
+of ``docs/viewer.md`` (``docs/viewer-<game>.png`` and ``-phone.png``) while the tests run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+from urllib.parse import parse_qs
+
+import attrs
+import pytest
+
+from browser import HEIGHT, PHONE, WIDTH, Browser, session
+from cardcli.cards import Card
+from conftest import FAULTY_BOT, ROOT, read_records
+from viewer_expect import Expected, expectations, sort_tokens
+
+
+@attrs.frozen
+class Match:
+    """One recorded match to view: a game at one player count, kept short by its options."""
+
+    key: str
+    game: str
+    players: int
+    args: tuple[str, ...]
+    seed: int
+    seats: tuple[str, ...] = ()
+    """``--seat`` specs; every seat ``random`` when empty."""
+
+    def play_args(self, record: Path) -> list[str]:
+        seats = self.seats or ("random",) * self.players
+        return ["play", self.game, *(a for s in seats for a in ("--seat", s)), "--seed", str(self.seed),
+                *self.args, "--record", str(record)]
+
+
+MATCHES = (
+    Match("peppa-4", "peppa", 4, ("-o", "end_threshold=1"), 11),
+    Match("seep-2", "seep", 2, ("--max-deals", "1"), 7),  # both half-deals of 12 cards
+    Match("seep-3", "seep", 3, ("--max-deals", "1"), 7),
+    Match("seep-4", "seep", 4, ("--max-deals", "1"), 7),
+    Match("pigugnin-4", "pigugnin", 4, ("--max-deals", "2"), 7,
+          seats=("random", "random", f"{FAULTY_BOT} --crash-at 4", "random")),
+    Match("pigugnin-5", "pigugnin", 5, ("--max-deals", "1"), 7),
+    Match("pepper-2", "pepper", 2, ("--max-deals", "2"), 7),
+    Match("pepper-3", "pepper", 3, ("--max-deals", "2"), 7),
+    Match("pepper-4", "pepper", 4, ("--max-deals", "2"), 9, seats=("heuristic",) * 4),  # no trump, then clubs
+)
+"""Every game at every player count. Their records are collected in one file, in this order,
+and the page of that file shows them all, as the page of any file of several matches does."""
+SEAT = 1
+"""The seat whose page (``--seat 1``) is checked: a seat every game has."""
+SCREENSHOT_MATCHES = {"peppa": "peppa-4", "seep": "seep-4", "pigugnin": "pigugnin-4", "pepper": "pepper-4"}
+"""The match each game's screenshots show, on a page of its own."""
+
+
+def cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "cardcli", *args]
+
+
+def run_all(commands: list[list[str]], cwd: Path = ROOT, timeout: float = 120) -> None:
+    """Run CLI commands two at a time (the machines have two cores); fail on the first that
+    fails, with its error output."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    pending = list(commands)
+    while pending:
+        batch, pending = pending[:2], pending[2:]
+        procs = [(c, subprocess.Popen(c, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                      text=True)) for c in batch]
+        for command, proc in procs:
+            _, err = proc.communicate(timeout=timeout)
+            if proc.returncode != 0:
+                raise AssertionError(f"{' '.join(command[2:])} failed ({proc.returncode}):\n{err}")
+
+
+def html_args(record: Path, page: Path, seat: int | None = None) -> list[str]:
+    return cli("replay", str(record), "--html", str(page), *(("--seat", str(seat)) if seat is not None else ()))
+
+
+@attrs.frozen
+class Built:
+    """A recorded match, where its page shows it, and what the engine says of every step."""
+
+    match: Match
+    m: int
+    """Its index among the page's matches."""
+    record: dict[str, Any]
+    steps: list[Expected]
+    page: Path
+    """The page of every match, every hand shown."""
+    seat_page: Path
+    """The page of every match as seat SEAT saw it (``--seat``)."""
+    own_page: Path | None
+    """A page of this match alone (the matches of SCREENSHOT_MATCHES)."""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Built]:
+    """Every match of MATCHES recorded into one file, its pages made by the CLI."""
+    where = tmp_path_factory.mktemp("viewer")
+    run_all([cli(*m.play_args(where / f"{m.key}.jsonl")) for m in MATCHES])
+    every = where / "every-game.jsonl"
+    every.write_text("".join((where / f"{m.key}.jsonl").read_text() for m in MATCHES))
+    run_all([html_args(every, where / "every-game.html"), html_args(every, where / "every-game-seat.html", SEAT)])
+    # pages for the screenshots, made where the records are: they name the file as "seep-4.jsonl"
+    own = {key: where / f"{key}.html" for key in SCREENSHOT_MATCHES.values()}
+    run_all([html_args(Path(f"{key}.jsonl"), Path(page.name)) for key, page in own.items()], cwd=where)
+    records = read_records(every)
+    return {m.key: Built(m, i, records[i], expectations(records[i]), where / "every-game.html",
+                         where / "every-game-seat.html", own.get(m.key))
+            for i, m in enumerate(MATCHES)}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for every test of the session (tests/browser.py)."""
+    yield from session()
+
+
+# -- reading the page -------------------------------------------------------------------------------
+
+READ = """
+const [m, s, go, withText] = arguments;
+const V = window.cardcliViewer;
+if (go) V.goto(m, s);
+const attr = (e, name) => e ? e.getAttribute(name) : null;
+const shown = e => !!e && e.checkVisibility({visibilityProperty: true, opacityProperty: true});
+const tokens = els => Array.from(els, c => c.getAttribute('data-card'));
+const seats = Array.from(document.querySelectorAll('section.seat'), sec => {
+  const hand = sec.querySelector('.hand');
+  const total = sec.querySelector('.total');
+  return {
+    seat: attr(sec, 'data-seat'),
+    name: sec.querySelector('.name') ? sec.querySelector('.name').textContent : null,
+    total: total ? total.textContent.trim() : null,
+    up: hand ? tokens(hand.querySelectorAll('.card[data-card]')) : null,
+    backs: hand ? hand.querySelectorAll('.card.back').length : null,
+  };
+});
+const trickEl = document.getElementById('trick');
+const trick = trickEl ? Array.from(trickEl.querySelectorAll('.card'),
+                                   c => [attr(c, 'data-seat'), attr(c, 'data-card')]) : null;
+const floorEl = document.getElementById('floor');
+const loose = floorEl ? tokens(Array.from(floorEl.children).filter(c => c.matches('.card'))) : null;
+const houses = floorEl ? Array.from(floorEl.querySelectorAll('.house'), h => ({
+  value: attr(h, 'data-value'), cemented: attr(h, 'data-cemented'), owners: attr(h, 'data-owners'),
+  cards: tokens(h.querySelectorAll('.card'))})) : null;
+const contract = document.getElementById('contract');
+const auction = document.getElementById('auction');
+// every card shown face up anywhere, with the section or id it is shown in
+const anywhere = Array.from(document.querySelectorAll('.card[data-card]')).filter(shown).map(c => {
+  const sec = c.closest('section.seat');
+  const hand = c.closest('.hand');
+  const place = sec && hand ? 'hand ' + attr(sec, 'data-seat')
+    : (c.closest('#trick') ? 'trick' : (c.closest('#floor') ? 'floor'
+      : '#' + ((c.closest('[id]') || {}).id || 'body')));
+  return [attr(c, 'data-card'), place];
+});
+const error = document.getElementById('error');
+// the text shown, but Pepper's contract: it names the bowers, cards of the rules, not of a hand
+let text = withText ? document.body.innerText : null;
+if (text !== null && contract && contract.innerText) text = text.replace(contract.innerText, '');
+return {
+  position: V.position(), hash: location.hash, seats, trick, loose, houses, anywhere,
+  contract: contract ? {bidder: attr(contract, 'data-bidder'), level: attr(contract, 'data-level'),
+                        trump: attr(contract, 'data-trump')} : null,
+  auction: shown(auction) ? Array.from(auction.querySelectorAll('.bid'),
+                                      b => [attr(b, 'data-seat'), attr(b, 'data-bid')]) : null,
+  error: shown(error) ? error.textContent : null,
+  text,
+};
+"""
+
+
+def read(browser: Browser, m: int, s: int, go: bool = True, text: bool = False) -> dict[str, Any]:
+    """The page at match ``m``, step ``s`` (after ``goto`` unless ``go`` is false), in one call;
+    with ``text``, all the text it shows as well."""
+    return browser.js(READ, m, s, go, text)
+
+
+def written(card: str) -> re.Pattern[str]:
+    """A card as the page writes it for people (``Q♠``, ``10♠``), not part of a longer word."""
+    return re.compile(r"(?<![0-9A-Za-z])" + re.escape(Card.parse(card).symbol()))
+
+
+def count(value: Any) -> int:
+    """``matches()`` and ``steps(m)`` give a number (an array is taken as its length)."""
+    return len(value) if isinstance(value, list) else int(value)
+
+
+def mismatches(got: dict[str, Any], want: Expected, view: int | str, m: int, game: str) -> list[str]:
+    """What the page shows differently from the engine at one step, in the given view."""
+    problems = []
+    n = len(want.hands)
+    position = got["position"] or {}
+    where = {"match": position.get("match"), "step": position.get("step"), "deal": position.get("deal"),
+             "move": position.get("move")}
+    wanted = {"match": m, "step": want.step, "deal": want.deal, "move": want.move}
+    if where != wanted:
+        problems.append(f"position() is {where}, expected {wanted}")
+    seats = {s["seat"]: s for s in got["seats"]}
+    if sorted(seats) != [str(i) for i in range(n)] or len(got["seats"]) != n:
+        problems.append(f"seat sections {[s['seat'] for s in got['seats']]}, expected one for each of 0..{n - 1}")
+        return problems
+    for seat in range(n):
+        shown = seats[str(seat)]
+        if shown["total"] is None or not re.fullmatch(r"-?\d+", shown["total"]) or int(shown["total"]) != want.totals[seat]:
+            problems.append(f"seat {seat} total shows {shown['total']!r}, the engine has {want.totals[seat]}")
+        hand = want.hands[seat]
+        if shown["up"] is None:
+            problems.append(f"seat {seat} has no .hand")
+        elif view == "all" or view == seat:
+            if sort_tokens(shown["up"]) != hand or shown["backs"]:
+                problems.append(f"seat {seat} hand shows {shown['up']} and {shown['backs']} backs, "
+                                f"the engine has {list(hand)}")
+        elif shown["up"] or shown["backs"] != want.held[seat]:
+            problems.append(f"seat {seat} hand (hidden from seat {view}) shows {shown['up']} face up and "
+                            f"{shown['backs']} backs, expected {want.held[seat]} backs")
+    trick = [(int(s) if s is not None and s.isdigit() else s, c) for s, c in got["trick"] or []]
+    if want.floor is None:
+        if got["trick"] is None:
+            problems.append("no #trick")
+        elif trick != list(want.trick):
+            problems.append(f"#trick shows {trick}, the engine's trick is {list(want.trick)}")
+        if got["loose"] or got["houses"]:
+            problems.append(f"#floor shows {got['loose']} {got['houses']} in {game}")
+    else:
+        if trick:
+            problems.append(f"#trick shows {trick} in Seep")
+        if got["loose"] is None:
+            problems.append("no #floor")
+        else:
+            if sort_tokens(c for c in got["loose"] if c) != want.floor or None in got["loose"]:
+                problems.append(f"#floor loose cards {got['loose']}, the engine has {list(want.floor)}")
+            houses = []
+            for h in got["houses"]:
+                owners = tuple(int(o) for o in (h["owners"] or "").split(",") if o.strip().isdigit())
+                value = int(h["value"]) if (h["value"] or "").isdigit() else h["value"]
+                cemented = {"true": True, "false": False}.get(h["cemented"], h["cemented"])
+                houses.append((value, cemented, owners, sort_tokens(c for c in h["cards"] if c)))
+            wanted_houses = [(h.value, h.cemented, h.owners, h.cards) for h in want.houses or ()]
+            if sorted(houses, key=str) != sorted(wanted_houses, key=str):
+                problems.append(f"#floor houses {houses}, the engine has {wanted_houses}")
+    if want.contract is not None:
+        bidder, level, trump = want.contract
+        if got["contract"] != {"bidder": str(bidder), "level": level, "trump": trump}:
+            problems.append(f"#contract is {got['contract']}, the engine's contract is seat {bidder} "
+                            f"bidding {level} in {trump}")
+    if want.auction is not None:
+        bids = [(int(s) if s and s.isdigit() else s, b) for s, b in got["auction"] or []]
+        if got["auction"] is None or bids != list(want.auction):
+            problems.append(f"#auction shows {got['auction']}, the bids so far are {list(want.auction)}")
+    if got["error"] is not None:
+        problems.append(f"#error shows {got['error']!r}")
+    if want.set_aside and view == "all":
+        shown_aside = sort_tokens(c for c, place in got["anywhere"] if place == "#pass")
+        if shown_aside != want.set_aside:
+            problems.append(f"#pass shows {list(shown_aside)}, the cards set aside are {list(want.set_aside)}")
+    if isinstance(view, int):
+        hidden = want.hidden[view]
+        leaks = [(c, place) for c, place in got["anywhere"] if c in hidden]
+        if leaks:
+            problems.append(f"cards of other seats' hands shown face up to seat {view}: {leaks}")
+        if got["text"] is not None:
+            named = sorted(c for c in hidden if written(c).search(got["text"]))
+            if named:
+                problems.append(f"cards seat {view} may not see are written on the page: {named}")
+    return problems
+
+
+def walk_page(browser: Browser, b: Built, view: int | str) -> None:
+    """Go to every step of the match through ``goto`` and compare the page with the engine;
+    fail at the first step that differs, with everything that differs there."""
+    steps = count(browser.js("return window.cardcliViewer.steps(arguments[0])", b.m))
+    assert steps == len(b.steps), f"steps({b.m}) is {steps}, the record has {len(b.steps)} steps"
+    for want in b.steps:
+        problems = mismatches(read(browser, b.m, want.step, text=view != "all"), want, view, b.m, b.match.game)
+        if problems:
+            at = f"deal {want.deal}" + (f", move {want.move + 1}" if want.move is not None else ", its start")
+            pytest.fail(f"{b.match.key}, view {view}, step {want.step} ({at}):\n  " + "\n  ".join(problems),
+                        pytrace=False)
+
+
+def check(browser: Browser, b: Built, want: Expected, view: int | str = "all", go: bool = True) -> dict[str, Any]:
+    """The page at one step (after going there unless ``go`` is false) is the engine's."""
+    got = read(browser, b.m, want.step, go)
+    problems = mismatches(got, want, view, b.m, b.match.game)
+    assert not problems, f"{b.match.key}, view {view}, step {want.step}: {problems}"
+    return got
+
+
+def only_the_page(browser: Browser, url: str) -> None:
+    """The page asked for nothing but itself (``data:`` and ``blob:`` URLs are the page's own
+    bytes), and threw no error."""
+    requests = browser.requests()
+    others = [u for u in requests if u != url and not u.startswith(("data:", "blob:"))]
+    assert not others, f"the page made network requests: {others}"
+    errors = browser.console_errors()
+    assert not errors, f"the page logged errors: {errors}"
+
+
+def open_viewer(browser: Browser, page: Path, fragment: str = "") -> str:
+    """Open a page and wait until its viewer is ready."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    url = browser.open(page, fragment)
+    WebDriverWait(browser.driver, 30).until(
+        lambda d: d.execute_script("return document.readyState === 'complete' && !!window.cardcliViewer"),
+        message=f"{page.name}: window.cardcliViewer never appeared",
+    )
+    return url
+
+
+# -- every step, every game ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", [m.key for m in MATCHES])
+def test_every_step_shows_the_engines_table(browser: Browser, built: dict[str, Built], key: str) -> None:
+    b = built[key]
+    url = open_viewer(browser, b.page)
+    assert count(browser.js("return window.cardcliViewer.matches()")) == len(MATCHES)
+    names = [s["name"] for s in read(browser, b.m, 0)["seats"]]
+    for seat, recorded in enumerate(b.record["seats"]):
+        assert names[seat] is not None and recorded["name"] in names[seat], (seat, names[seat], recorded["name"])
+    walk_page(browser, b, "all")
+    parts = browser.js("""
+        const s = id => document.getElementById(id);
+        return {position: s('position') ? s('position').textContent.trim() : null, scores: !!s('scores'),
+                chart: s('chart') ? s('chart').tagName.toLowerCase() : null, log: !!s('log')}""")
+    assert parts["position"] and parts["scores"] and parts["chart"] == "svg" and parts["log"], parts
+    only_the_page(browser, url)
+
+
+@pytest.mark.parametrize("key", [m.key for m in MATCHES])
+def test_a_seats_page_hides_the_other_hands(browser: Browser, built: dict[str, Built], key: str) -> None:
+    b = built[key]
+    url = open_viewer(browser, b.seat_page)
+    walk_page(browser, b, SEAT)
+    only_the_page(browser, url)
+
+
+def test_view_switches_between_every_hand_and_one_seat(browser: Browser, built: dict[str, Built]) -> None:
+    b = built["seep-4"]
+    open_viewer(browser, b.page)
+    want = b.steps[len(b.steps) // 3]
+    browser.js("window.cardcliViewer.goto(arguments[0], arguments[1])", b.m, want.step)
+    for view in (2, "all", 0):
+        browser.js("window.cardcliViewer.view(arguments[0])", view)
+        got = check(browser, b, want, view, go=False)
+        assert fragment_of(got).get("v") == str(view), got["hash"]
+
+
+# -- the fragment, the keys, the network --------------------------------------------------------------
+
+
+def fragment_of(got: dict[str, Any]) -> dict[str, str]:
+    return {k: v[0] for k, v in parse_qs(got["hash"].lstrip("#")).items()}
+
+
+@pytest.mark.parametrize("key,view", [("seep-4", "all"), ("pepper-4", 2), ("peppa-4", "all")])
+def test_the_fragment_reopens_the_same_position(browser: Browser, built: dict[str, Built], key: str,
+                                                view: int | str) -> None:
+    b = built[key]
+    open_viewer(browser, b.page)
+    want = next(e for e in b.steps[len(b.steps) // 2:] if e.trick or e.houses or e.move == 0)
+    browser.js("window.cardcliViewer.goto(arguments[0], arguments[1])", b.m, want.step)
+    browser.js("window.cardcliViewer.view(arguments[0])", view)
+    got = check(browser, b, want, view, go=False)
+    assert fragment_of(got) == {"m": str(b.m), "s": str(want.step), "v": str(view)}, got["hash"]
+    open_viewer(browser, b.page, got["hash"])
+    again = read(browser, b.m, want.step, go=False)
+    problems = mismatches(again, want, view, b.m, b.match.game)
+    assert not problems, f"reopened at {got['hash']}: {problems}"
+
+
+def test_the_keys_move_through_the_steps(browser: Browser, built: dict[str, Built]) -> None:
+    """Right and Left: a step on or back; End: the match's last step; Home: its first; no key
+    goes past either end."""
+    from selenium.webdriver.common.keys import Keys
+
+    b = built["pepper-3"]
+    open_viewer(browser, b.page)
+    browser.js("window.cardcliViewer.goto(arguments[0], 0)", b.m)
+    last = len(b.steps) - 1
+    pressed = ([Keys.RIGHT], [Keys.RIGHT] * 3, [Keys.LEFT], [Keys.END], [Keys.RIGHT], [Keys.LEFT], [Keys.HOME],
+               [Keys.LEFT])
+    where = []
+    for keys in pressed:
+        browser.keys(*keys)
+        got = read(browser, b.m, 0, go=False)
+        where.append(got["position"]["step"])
+        check(browser, b, b.steps[got["position"]["step"]], go=False)
+        assert got["position"]["match"] == b.m
+    assert where == [1, 4, 3, last, last, last - 1, 0, 0], where
+
+
+def test_the_page_loads_nothing(browser: Browser, built: dict[str, Built]) -> None:
+    """A ``file://`` page with no network access at all: every request the browser saw was
+    the page itself, while loading and while stepping through every match."""
+    b = built["peppa-4"]
+    url = open_viewer(browser, b.page)
+    for other in built.values():
+        for s in (0, len(other.steps) // 2, len(other.steps) - 1):
+            browser.js("window.cardcliViewer.goto(arguments[0], arguments[1])", other.m, s)
+    requests = browser.requests()
+    assert url in requests, f"the network log did not see the page itself: {requests}"
+    others = [u for u in requests if u != url and not u.startswith(("data:", "blob:"))]
+    assert not others, f"the page made network requests: {others}"
+    external = re.findall(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//[^"'\s>]+""", b.page.read_text())
+    assert not external, f"the page refers to other sites: {external[:5]}"
+
+
+# -- what the page shows besides the table --------------------------------------------------------------
+
+
+def test_a_newer_record_format_is_an_error_on_the_page(browser: Browser, built: dict[str, Built],
+                                                       tmp_path: Path) -> None:
+    """The page's data edited as a newer referee would write it: the page says why it cannot
+    show it, rather than drawing nothing (or drawing it wrong)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    b = built["pigugnin-5"]
+    edited, found = re.subn(r'("format_version"\s*:\s*)1\b', r"\g<1>99", b.page.read_text())
+    assert found, "the page does not hold the record's format_version, so a newer record could not be told"
+    page = tmp_path / "newer.html"
+    page.write_text(edited)
+    browser.open(page)
+    WebDriverWait(browser.driver, 30).until(lambda d: d.execute_script("return document.readyState === 'complete'"))
+    error = browser.js("""
+        const e = document.getElementById('error');
+        return e && e.checkVisibility({visibilityProperty: true, opacityProperty: true}) ? e.textContent.trim() : null""")
+    assert error, "a record of format_version 99 shows no #error"
+    assert "99" in error and "version" in error.lower(), f"the error does not say what is wrong: {error!r}"
+
+
+def test_a_fault_and_the_fallback_moves_show_in_the_log(browser: Browser, built: dict[str, Built]) -> None:
+    b = built["pigugnin-4"]
+    (fault,) = b.record["faults"]
+    assert fault["kind"] == "crash" and fault["deal"] >= 1, fault
+    at = next(e for e in b.steps if e.deal == fault["deal"] and e.move == fault["move"])
+    open_viewer(browser, b.page)
+    check(browser, b, at)
+    log = browser.js("""
+        const log = document.getElementById('log');
+        return log && {faults: Array.from(log.querySelectorAll('.fault'), f => f.getAttribute('data-kind')),
+                       fallbacks: log.querySelectorAll('.fallback').length}""")
+    assert log is not None, "no #log"
+    assert "crash" in log["faults"], f"the crash at step {at.step} is not in the log: {log}"
+    assert log["fallbacks"] >= 1, f"the fallback move at step {at.step} is not marked in the log: {log}"
+
+
+# -- a tournament --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    where = tmp_path_factory.mktemp("tournament")
+    run_all([cli("tournament", "pepper", "--bot", "a=random", "--bot", "b=heuristic", "--deal-sets", "2",
+                 "--max-deals", "2", "--seed", "5", "-j", "1", "--dir", str(where / "t"))])
+    run_all([html_args(where / "t" / "records.jsonl", where / "t.html")])
+    return where / "t.html", read_records(where / "t" / "records.jsonl")
+
+
+PICKER = """
+const shown = e => e.checkVisibility({visibilityProperty: true, opacityProperty: true});
+const about = e => [e.id, e.name, e.getAttribute('aria-label'), e.closest('label') && e.closest('label').textContent]
+  .join(' ');
+const select = Array.from(document.querySelectorAll('select')).filter(shown).find(e => /match/i.test(about(e)));
+if (select) return {kind: 'select', choices: select.options.length, element: select};
+const items = Array.from(document.querySelectorAll('[data-match]')).filter(shown);
+return items.length ? {kind: 'items', choices: items.length, element: null} : null;
+"""
+
+
+def test_a_tournament_file_has_a_match_picker(browser: Browser, tournament: tuple[Path, list[dict[str, Any]]]) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    page, records = tournament
+    assert len(records) >= 3
+    url = open_viewer(browser, page)
+    assert count(browser.js("return window.cardcliViewer.matches()")) == len(records)
+    picker = browser.js(PICKER)
+    assert picker is not None, "no visible match picker (a <select> about matches, or elements with data-match)"
+    assert picker["choices"] == len(records), f"the picker offers {picker['choices']} of {len(records)} matches"
+    chosen = len(records) - 2
+    if picker["kind"] == "select":
+        Select(picker["element"]).select_by_index(chosen)
+    else:
+        [e for e in browser.driver.find_elements("css selector", "[data-match]") if e.is_displayed()][chosen].click()
+    got = read(browser, 0, 0, go=False)
+    assert got["position"]["match"] == chosen, f"picking match {chosen} shows {got['position']}"
+    for m, record in enumerate(records):
+        steps = expectations(record)
+        assert count(browser.js("return window.cardcliViewer.steps(arguments[0])", m)) == len(steps)
+        for want in (steps[0], steps[len(steps) // 2], steps[-1]):
+            problems = mismatches(read(browser, m, want.step), want, "all", m, "pepper")
+            assert not problems, f"match {m}, step {want.step}: {problems}"
+    only_the_page(browser, url)
+
+
+def test_a_page_of_one_match_has_no_picker(browser: Browser, built: dict[str, Built]) -> None:
+    page = built["seep-4"].own_page
+    assert page is not None
+    open_viewer(browser, page)
+    assert count(browser.js("return window.cardcliViewer.matches()")) == 1
+    picker = browser.js(PICKER)
+    assert picker is None, f"a page of one match offers a match picker: {picker['kind']}"
+
+
+# -- screenshots and layout ----------------------------------------------------------------------------
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    return struct.unpack(">II", data[16:24])
+
+
+def showcase(b: Built) -> Expected:
+    """A step in mid-match worth a picture: a trick half played, or houses on Seep's floor."""
+    for want in b.steps[len(b.steps) // 4:]:
+        if want.houses and want.floor or len(want.trick) >= 2:
+            return want
+    return b.steps[len(b.steps) // 2]
+
+
+SIZES = (("", (WIDTH, HEIGHT), False), ("-phone", PHONE, True))
+"""Screenshot name suffix, viewport, and whether it is a phone."""
+
+
+@pytest.mark.parametrize("game", sorted(SCREENSHOT_MATCHES))
+def test_screenshots_at_desktop_and_phone_size(browser: Browser, built: dict[str, Built], game: str,
+                                               tmp_path: Path) -> None:
+    """Each game's page at a mid-match step, on a desktop and a phone: taken into
+    ``$CARDCLI_VIEWER_SCREENSHOTS`` (``docs`` for the pictures of docs/viewer.md) when it is
+    set. The page is the engine's there too, and lays out within the viewport: nothing scrolls
+    sideways and no card is drawn too small to read."""
+    b = built[SCREENSHOT_MATCHES[game]]
+    assert b.own_page is not None
+    out = Path(os.environ.get("CARDCLI_VIEWER_SCREENSHOTS") or tmp_path)
+    out = out if out.is_absolute() else ROOT / out
+    out.mkdir(parents=True, exist_ok=True)
+    want = showcase(b)
+    own = attrs.evolve(b, m=0)
+    layouts = {}
+    try:
+        for suffix, (width, height), mobile in SIZES:
+            browser.viewport(width, height, mobile)
+            open_viewer(browser, b.own_page)
+            check(browser, own, want)
+            browser.js("window.scrollTo(0, 0)")
+            path = out / f"viewer-{game}{suffix}.png"
+            browser.screenshot(path)
+            assert png_size(path.read_bytes()) == (width, height)
+            layouts[width] = browser.js("""
+                const small = Array.from(document.querySelectorAll('.card[data-card]')).filter(c => {
+                  const r = c.getBoundingClientRect(); return r.width < 12 || r.height < 12; });
+                return {laid_out: Math.max(window.innerWidth, document.documentElement.scrollWidth),
+                        small_cards: small.length}""")
+    finally:
+        browser.desktop()
+    # checked once both pictures are taken, so that a layout that fails can be seen
+    for width, layout in layouts.items():
+        assert layout["laid_out"] <= width, f"{game} at {width}px wide is laid out {layout['laid_out']}px wide"
+        assert not layout["small_cards"], f"{game} at {width}px draws {layout['small_cards']} cards under 12px"
