@@ -189,9 +189,9 @@ class Group:
         few descriptors would otherwise push a bot at its per-process limit over the tree's."""
         total = 0
         for pid in self.pids():
+            if self.keeper is not None and program(pid) in (None, self.keeper):
+                continue
             try:
-                if self.keeper is not None and os.readlink(f"/proc/{pid}/exe") == self.keeper:
-                    continue
                 total += len(os.listdir(f"/proc/{pid}/fd"))
             except OSError:
                 pass
@@ -218,6 +218,14 @@ class Group:
         """Remove the group once empty (the kernel refuses while a process is in it)."""
         for path in self.dirs.values():
             _rmdir(path)
+
+
+def program(pid: int) -> str | None:
+    """The executable process ``pid`` runs, or None once it is exiting (or gone)."""
+    try:
+        return os.readlink(f"/proc/{pid}/exe")
+    except OSError:
+        return None
 
 
 def _rmdir(path: Path) -> None:

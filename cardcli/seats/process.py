@@ -325,7 +325,7 @@ class ProcessSeat(Seat):
         gone: a zombie, or the sandbox's init as the kernel tears it down) is not counted."""
         members = self._group.pids() if self._group is not None else _session_members(pid)
         keeper = self._group.keeper if self._group is not None else None
-        return sum(1 for p in members if p != pid and _exe(p) not in (None, keeper))
+        return sum(1 for p in members if p != pid and cgroups.program(p) not in (None, keeper))
 
     def _release(self) -> None:
         """Give back what the bot held besides its process: the group and the sandbox."""
@@ -720,13 +720,6 @@ def _new_group(tag: str) -> cgroups.Group | None:
         return host.new_group(tag)
     except OSError as err:
         log.warning("cannot create a control group: %s", err)
-        return None
-
-
-def _exe(pid: int) -> str | None:
-    try:
-        return os.readlink(f"/proc/{pid}/exe")
-    except OSError:
         return None
 
 

@@ -33,14 +33,15 @@ class Bundle:
     seat: int
     text: str
 
-    def save(self, directory: Path, line: int) -> Path:
-        """Write the bundle in ``directory/faults``; ``line`` is the record's line in the
-        records file. The folder lies in the tournament directory, which no bot can see."""
-        folder = directory / FAULTS
+    def save(self, records: Path, line: int) -> Path:
+        """Write the bundle in the ``faults`` folder beside ``records``, the tournament's records
+        file, whose ``line`` holds the match's record. The folder lies in the tournament
+        directory, which no bot can see."""
+        folder = records.parent / FAULTS
         folder.mkdir(exist_ok=True)
         path = folder / self.name
-        replay = f"cardcli replay {directory / 'records.jsonl'} --game {line} --seat {self.seat} --protocol"
-        head = f"record: line {line} of records.jsonl; its protocol lines again: {replay}\n"
+        replay = f"cardcli replay {records} --game {line} --seat {self.seat} --protocol"
+        head = f"record: line {line} of {records.name}; its protocol lines again: {replay}\n"
         tmp = path.with_name(f".{self.name}.{os.getpid()}")
         tmp.write_text(head + self.text, encoding="utf-8")
         os.replace(tmp, path)

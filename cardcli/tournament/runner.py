@@ -383,7 +383,7 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_d
         append_line(path, finished.line)
         count += 1
         for bundle in finished.bundles:
-            bundle.save(directory, count)
+            bundle.save(path, count)
         progress(count, total, finished.head)
 
     if jobs <= 1 or len(pending) <= 1:
