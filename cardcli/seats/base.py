@@ -8,7 +8,7 @@ In-process seats answer inside ``ask``; external processes answer when their lin
 from __future__ import annotations
 
 import select
-from typing import Sequence
+from typing import Any, Sequence
 
 import attrs
 
@@ -30,8 +30,11 @@ class FaultKind:
     """A line out of place: a move nobody asked for, a bad handshake, input not being read."""
     LIMIT = "limit"
     """The bot died on one of its resource limits (CPU time, memory, open files)."""
+    DISCONNECT = "disconnect"
+    """A remote bot did not connect in time, or its connection stayed down past the
+    reconnect window."""
 
-    ALL = (CRASH, TIMEOUT, ILLEGAL, MALFORMED, PROTOCOL, LIMIT)
+    ALL = (CRASH, TIMEOUT, ILLEGAL, MALFORMED, PROTOCOL, LIMIT, DISCONNECT)
 
 
 FLUSH_HINT = "flush after every line"
@@ -48,6 +51,7 @@ HINTS = {
     FaultKind.PROTOCOL: "send 'move' only in answer to 'go', once",
     FaultKind.CRASH: "the bot stopped: see its stderr",
     FaultKind.LIMIT: "the bot went over a resource limit",
+    FaultKind.DISCONNECT: "keep 'cardcli connect' running (it reconnects by itself) and the network up",
 }
 """What a bot's author can do about each kind of fault: kept here, next to the kinds, so the
 referee's details and ``check-bot``'s checklist say the same thing in the same words."""
@@ -97,6 +101,9 @@ class Seat:
     """Base class of every seat. Subclasses override what they need."""
 
     kind = "seat"
+    grace = 0.0
+    """Seconds added to the deadline of every request, beyond the move time the request states:
+    a remote seat's network grace."""
     keep_info = False
     """Whether ``info`` lines are kept for the record."""
 
@@ -143,6 +150,12 @@ class Seat:
         (:func:`cardcli.seats.gather.wait_ready_all`, built on the two methods below), so one
         slow bot never eats into the start-up time of another.
         """
+
+    def handshake_deadline(self, deadline: float, limit: float) -> float:
+        """When this seat's handshake times out, given the match's ``deadline`` for it (and
+        ``limit``, the start-up time in seconds): a seat that must first wait for its bot to
+        connect moves it. Asked again at every wake-up, since the answer may change."""
+        return deadline
 
     def handshake_fileno(self) -> int | None:
         """While the handshake is open, a descriptor that turns readable when the seat has
@@ -195,6 +208,11 @@ class Seat:
         """Called when the deadline of the open request has passed."""
         return Answer(None, 0.0, SeatFault(FaultKind.TIMEOUT, "no answer in time"))
 
+    def retire(self) -> None:
+        """This referee will not need the seat's bot again (the last match is over): a remote
+        seat's ``quit`` then also tells ``cardcli connect`` not to come back. Called before
+        :meth:`close`."""
+
     def request_quit(self) -> None:
         """Ask the seat to end (``quit``) without waiting: the referee asks every seat first and
         then closes each, so the bots exit side by side."""
@@ -210,10 +228,20 @@ class Seat:
     def command(self) -> list[str] | None:
         return None
 
+    @property
+    def network(self) -> dict[str, Any] | None:
+        """For a seat whose bot plays from another machine, the record's account of its
+        connection (round trip, reconnections, grace); None for every other seat."""
+        return None
 
-def close_all(seats: Sequence[Seat], grace: float) -> None:
+
+def close_all(seats: Sequence[Seat], grace: float, last: bool = False) -> None:
     """Close several seats: ``quit`` goes to all of them first, then each gets up to ``grace``
-    seconds to exit, so the bots exit side by side rather than one after another."""
+    seconds to exit, so the bots exit side by side rather than one after another. ``last``:
+    no further match will need these bots (:meth:`Seat.retire`)."""
+    if last:
+        for seat in seats:
+            seat.retire()
     if grace > 0:
         for seat in seats:
             seat.request_quit()

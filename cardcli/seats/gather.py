@@ -30,7 +30,7 @@ def ask_all(requests: Mapping[int, tuple[Seat, Request]], order: list[int]) -> d
     for seat in order:
         bot, request = requests[seat]
         bot.ask(request)
-        deadlines[seat] = time.monotonic() + request.millis / 1000.0
+        deadlines[seat] = time.monotonic() + request.millis / 1000.0 + bot.grace
         answer = bot.poll() if bot.fileno() is None else None
         if answer is not None:
             answers[seat] = answer
@@ -109,11 +109,12 @@ def _wait_several(waiting: dict[int, Seat], deadlines: dict[int, float], answers
 def wait_ready_all(seats: Mapping[int, Seat], deadline: float, limit: float) -> dict[int, SeatFault]:
     """Finish the handshakes of several started seats by one ``deadline``, all at once: one
     ``poll`` over every pipe, each bot's lines taken in as they come. Waiting on them one
-    after the other would charge a stalling bot's wait to every bot seated after it. When the
-    deadline has passed, what each late seat has already sent is still read before it is
-    called a timeout: a ``ready`` that is waiting in its pipe was sent in time, and the seat
-    says what it did receive (:meth:`Seat.handshake_timeout`, ``limit`` seconds). Returns the
-    fault of each seat that did not finish, by seat number."""
+    after the other would charge a stalling bot's wait to every bot seated after it. A seat
+    may move its own deadline (:meth:`Seat.handshake_deadline`: a remote bot has first to
+    connect). When a seat's deadline has passed, what it has already sent is still read
+    before it is called a timeout: a ``ready`` that is waiting in its pipe was sent in time,
+    and the seat says what it did receive (:meth:`Seat.handshake_timeout`, ``limit``
+    seconds). Returns the fault of each seat that did not finish, by seat number."""
     faults: dict[int, SeatFault] = {}
     waiting: dict[int, Seat] = {}
     poller = select.poll()
@@ -127,17 +128,20 @@ def wait_ready_all(seats: Mapping[int, Seat], deadline: float, limit: float) -> 
             poller.register(fd, select.POLLIN)
             seat_of[fd] = seat
     while waiting:
-        left = deadline - time.monotonic()
-        if left <= 0:
+        now = time.monotonic()
+        for seat, bot in list(waiting.items()):
+            if bot.handshake_deadline(deadline, limit) <= now:
+                del waiting[seat]
+                if not _handshake_done(seat, bot, faults):
+                    faults[seat] = bot.handshake_timeout(limit)
+        if not waiting:
             break
-        for fd, _ in poller.poll(left * 1000.0):
+        left = min(bot.handshake_deadline(deadline, limit) for bot in waiting.values()) - now
+        for fd, _ in poller.poll(max(0.0, left) * 1000.0):
             seat = seat_of[fd]
-            if _handshake_done(seat, waiting[seat], faults):
+            if seat in waiting and _handshake_done(seat, waiting[seat], faults):
                 del waiting[seat]
                 poller.unregister(fd)
-    for seat, bot in waiting.items():
-        if not _handshake_done(seat, bot, faults):
-            faults[seat] = bot.handshake_timeout(limit)
     return faults
 
 
