@@ -403,7 +403,7 @@ def _notes(record: dict[str, Any], seat: int, mine: ReplaySeat) -> list[str]:
     notes = []
     entry = record["seats"][seat]
     kind = entry.get("kind")
-    if kind not in (None, "process"):
+    if kind not in (None, "process", "remote"):
         notes.append(f"seat {seat} was not a bot program (kind {printable(kind, 40)}): these are the lines "
                      "a bot in its place would have exchanged")
     if "tournament" in record:

@@ -327,7 +327,7 @@ class Referee:
     def _seat_json(self, seat: int) -> dict[str, Any]:
         bot = self.seats[seat]
         ident = bot.identity
-        return {
+        entry = {
             "seat": seat,
             "name": self._name(seat),
             "spec": bot.label,
@@ -342,6 +342,10 @@ class Referee:
                 "options": [list(o) for o in ident.options],
             },
         }
+        network = bot.network
+        if network is not None:
+            entry["network"] = network
+        return entry
 
 
 def bot_rng(seed: int, seat: int) -> int:

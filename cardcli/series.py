@@ -15,6 +15,7 @@ from .games import registry
 from .games.registry import Setup
 from .referee import Listener, MatchResult, Settings, play_match
 from .seats.base import Seat, close_all
+from .remote.seat import RemoteContext
 from .seats.limits import Limits
 from .seats.sandbox import SandboxPolicy
 from .seats.spec import make_seat
@@ -35,7 +36,8 @@ class Series:
 
     def __init__(self, game: str, variant: str | None, given: Mapping[str, Any], players: int | None, seed: int,
                  specs: Sequence[str], settings: Settings, stderr_dir: Path | None = None,
-                 limits: Limits = Limits(), sandbox: SandboxPolicy | None = None):
+                 limits: Limits = Limits(), sandbox: SandboxPolicy | None = None,
+                 remote: RemoteContext | None = None):
         self.game, self.variant, self.given = game, variant, dict(given)
         self.first = registry.resolve(game, variant, given, players, seed)
         self.seed = seed
@@ -44,10 +46,12 @@ class Series:
         self.stderr_dir = stderr_dir
         self.limits = limits
         self.sandbox = sandbox
+        self.remote = remote
         self.seats: list[Seat] = [self._seat(i, seed) for i in range(len(self.specs))]
 
     def _seat(self, index: int, seed: int) -> Seat:
-        return make_seat(self.specs[index], index, seed, self.stderr_dir, self.limits, sandbox=self.sandbox)
+        return make_seat(self.specs[index], index, seed, self.stderr_dir, self.limits, sandbox=self.sandbox,
+                         remote=self.remote)
 
     def setup(self, k: int) -> Setup:
         if k == 0:
@@ -62,4 +66,4 @@ class Series:
         return setup, play_match(setup, self.seats, self.settings, listener=listener, close=False)
 
     def close(self) -> None:
-        close_all(self.seats, self.settings.quit_grace)
+        close_all(self.seats, self.settings.quit_grace, last=True)

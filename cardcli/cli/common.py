@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable, Iterable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar
 
+import attrs
 import click
 
 from ..errors import UsageError
 from ..games.registry import Setup
 from ..records import MAX_RECORD_BYTES, Loaded, read
+from ..remote.seat import RemoteContext
 from ..safe_text import json_text
 from ..seats import cgroups
 from ..seats.sandbox import DEFAULT_PROCESSES, MODES, SandboxPolicy, describe, support
+
+if TYPE_CHECKING:
+    from ..remote.hub import Listener
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -98,3 +103,71 @@ max_record_bytes = click.option(
     "--max-record-bytes", "max_bytes", type=click.IntRange(min=1024), default=MAX_RECORD_BYTES, show_default=True,
     metavar="N", help="Refuse a record line longer than N bytes (a bound on what a crafted file can cost).",
 )
+
+
+def remote_options(function: F) -> F:
+    """The options of a referee that lets bots play from other machines (docs/remote.md),
+    shared by play and tournament."""
+    options = [
+        click.option("--listen", metavar="[HOST:]PORT", default=None,
+                     help="Listen for remote bots (remote:NAME seats) on this address; a bare PORT listens on "
+                          "127.0.0.1 only."),
+        click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                     help="The remote bots' tokens, one 'NAME TOKEN' a line (cardcli tokens new NAME...)."),
+        click.option("--cert", type=click.Path(dir_okay=False), default=None, metavar="PEM",
+                     help="Serve wss:// (TLS) with this certificate chain; needs --key."),
+        click.option("--key", "key_path", type=click.Path(dir_okay=False), default=None, metavar="PEM",
+                     help="The private key of --cert."),
+        click.option("--connect-time", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
+                     help="Seconds a remote seat waits for its bot to connect."),
+        click.option("--reconnect-time", type=click.FloatRange(min=0.0), default=15.0, show_default=True,
+                     help="Seconds a remote seat is held after its connection drops."),
+        click.option("--network-grace", type=click.IntRange(min=0, max=600000), default=0, show_default=True,
+                     metavar="MS", help="Milliseconds added to every request of a remote seat, beyond the move time."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+@attrs.frozen
+class RemoteArgs:
+    """The values of :func:`remote_options`."""
+
+    listen: str | None = None
+    tokens_path: str | None = None
+    cert: str | None = None
+    key_path: str | None = None
+    connect_time: float = 60.0
+    reconnect_time: float = 15.0
+    network_grace: int = 0
+
+    def open(self, names: Sequence[str], seats_at_once: int = 1) -> "tuple[Listener | None, RemoteContext | None]":
+        """The listener (bound, not yet serving) and the context of the remote seats named
+        ``names`` (one entry per seat), each name able to fill ``seats_at_once`` seats at the
+        same time; (None, None) without remote seats. Every mistake is a one-line error here,
+        before any bot starts."""
+        if not names:
+            if self.listen is not None:
+                raise UsageError("--listen but no remote:NAME seat")
+            return None, None
+        if self.listen is None or self.tokens_path is None:
+            raise UsageError(f"remote:{names[0]} needs the referee to listen: give --listen [HOST:]PORT and --tokens FILE")
+        from ..remote.hub import Address, Listener, Tls  # websockets loads only when a referee listens
+        from ..remote.tokens import read_tokens
+
+        if (self.cert is None) != (self.key_path is None):
+            raise UsageError("--cert and --key go together")
+        tokens = read_tokens(Path(self.tokens_path))
+        for name in names:
+            if name not in tokens:
+                raise UsageError(f"remote:{name} has no token in {self.tokens_path}")
+        capacity = {name: names.count(name) * seats_at_once for name in set(names)}
+        tls = Tls(self.cert, self.key_path) if self.cert is not None and self.key_path is not None else None
+        listener = Listener(Address.parse(self.listen), tokens, capacity, tls, self.reconnect_time)
+        listener.bind()
+        context = RemoteContext(listener.link_path, self.connect_time, self.network_grace / 1000.0)
+        waiting = ", ".join(sorted(set(names)))
+        click.echo(f"cardcli: listening on {listener.url} for {waiting} (each has {self.connect_time:g} s to "
+                   "connect)", err=True)
+        return listener, context

@@ -21,8 +21,9 @@ from ..report import summary_json, summary_text
 from ..seats.limits import Limits
 from ..series import Series
 from ..seats.sandbox import resolve
-from .common import (announce_sandbox, guarded_by, json_option, parse_assignments, print_json, sandbox_options,
-                     sandbox_policy, warn_options)
+from ..seats.spec import remote_names
+from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, parse_assignments, print_json,
+                     remote_options, sandbox_options, sandbox_policy, warn_options)
 
 
 @click.command("play")
@@ -59,6 +60,7 @@ from .common import (announce_sandbox, guarded_by, json_option, parse_assignment
 @click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N",
               help="Limit the open file descriptors of each bot (per process and across its tree).")
 @sandbox_options("off")
+@remote_options
 @click.option("--keep-info", is_flag=True, help="Keep the bots' info lines in the record.")
 @click.option("--events", is_flag=True,
               help="Print each public event as one line of JSON on stdout as it happens; the summary follows as JSON.")
@@ -69,8 +71,9 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
          startup_time: float, quit_grace: float,
          on_fault: str, bot_stderr: str | None, max_deals: int, bot_memory: int | None,
          bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
-         sandbox_binds: tuple[str, ...], bot_procs: int | None, keep_info: bool, events: bool, verbose: bool,
-         as_json: bool) -> int:
+         sandbox_binds: tuple[str, ...], bot_procs: int | None, listen: str | None, tokens_path: str | None,
+         cert: str | None, key_path: str | None, connect_time: float, reconnect_time: float, network_grace: int,
+         keep_info: bool, events: bool, verbose: bool, as_json: bool) -> int:
     """Play one whole match of GAME (or --games N in a row) and print who won.
 
     Exit status: 0 when every match completed (even with faults), 1 when the fault policy
@@ -100,9 +103,14 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     announce_sandbox(asked, sandbox)
     if sandbox is not None:
         click.echo(f"sandbox: {guarded_by(sandbox)}", err=True)
-    series = Series(game, variant, given, count, seed, seats, settings, stderr_dir, limits, sandbox)
+    remote = RemoteArgs(listen, tokens_path, cert, key_path, connect_time, reconnect_time, network_grace)
+    hub, context = remote.open(remote_names(seats))
+    if hub is not None:
+        hub.start()
     status = 0
+    series: Series | None = None
     try:
+        series = Series(game, variant, given, count, seed, seats, settings, stderr_dir, limits, sandbox, context)
         for k in range(count_games):
             listener = _event_printer(k + 1, setup.spec.name) if events else None
             setup, result = series.play(k, listener)
@@ -118,7 +126,10 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
             if not result.completed:
                 status = 1
     finally:
-        series.close()
+        if series is not None:
+            series.close()
+        if hub is not None:
+            hub.close()
     return status
 
 

@@ -7,6 +7,7 @@ import signal
 import sys
 from pathlib import Path
 
+import attrs
 import click
 
 from .. import signing
@@ -20,8 +21,9 @@ from ..tournament import runner
 from ..tournament import schedule
 from ..tournament.bundles import FAULTS, bundle_count
 from ..seats.sandbox import resolve
-from .common import (announce_sandbox, guarded_by, json_option, parse_assignments, print_json, sandbox_options,
-                     sandbox_policy, warn_options)
+from ..seats.spec import remote_names
+from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, parse_assignments, print_json,
+                     remote_options, sandbox_options, sandbox_policy, warn_options)
 
 
 @click.command("tournament")
@@ -52,6 +54,7 @@ from .common import (announce_sandbox, guarded_by, json_option, parse_assignment
 @click.option("--bot-cpu", type=click.IntRange(min=1), default=None, metavar="SECONDS")
 @click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N")
 @sandbox_options("auto")
+@remote_options
 @click.option("--sign-key", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Sign every record with this private key (keys new PREFIX writes PREFIX.key); the path is "
                    "kept in the configuration so --resume signs on. Needs pip install 'cardcli[sign]'.")
@@ -65,8 +68,10 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
                jobs: int | None, directory: str | None, resume: str | None, restart_bots: bool, move_time: float,
                startup_time: float, quit_grace: float, max_deals: int, on_fault: str, bot_memory: int | None,
                bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
-               sandbox_binds: tuple[str, ...], bot_procs: int | None, sign_key: str | None, bot_stderr: str | None,
-               csv_path: str | None, as_json: bool) -> int:
+               sandbox_binds: tuple[str, ...], bot_procs: int | None, listen: str | None, tokens_path: str | None,
+               cert: str | None, key_path: str | None, connect_time: float, reconnect_time: float,
+               network_grace: int, sign_key: str | None, bot_stderr: str | None, csv_path: str | None,
+               as_json: bool) -> int:
     """Play a tournament of GAME between the --bot entrants and print the table.
 
     Every finished match is appended (and fsynced) to DIR/records.jsonl; an interrupted
@@ -96,14 +101,22 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
         signing.private_key(config.sign_key)  # can it be read? (kept for the workers, which sign)
     guard = resolve(config.sandbox_policy())
     announce_sandbox(config.sandbox_policy(), guard)
-    if resume is None:
-        runner.create(path, config)
-    _warn_unbalanced(config)
-    show = runner.progress_printer(sys.stderr, config.names)
-    stderr_dir = Path(bot_stderr) if bot_stderr is not None else None
-    if stderr_dir is not None:
-        stderr_dir.mkdir(parents=True, exist_ok=True)
-    runner.run(path, config, jobs or runner.default_jobs(), show, stderr_dir)
+    jobs = jobs or runner.default_jobs()
+    remote = RemoteArgs(listen, tokens_path, cert, key_path, connect_time, reconnect_time, network_grace)
+    hub, context = remote.open(remote_names([spec for _, spec in config.entrants]), seats_at_once=jobs)
+    try:
+        if resume is None:
+            runner.create(path, config)
+        _warn_unbalanced(config)
+        show = runner.progress_printer(sys.stderr, config.names)
+        stderr_dir = Path(bot_stderr) if bot_stderr is not None else None
+        if stderr_dir is not None:
+            stderr_dir.mkdir(parents=True, exist_ok=True)
+        runner.run(path, attrs.evolve(config, remote=context), jobs, show, stderr_dir,
+                   hub.start if hub is not None else None)
+    finally:
+        if hub is not None:
+            hub.close()
     table = tables.tabulate(config.names, runner.records_in_order(path, runner.finished(path)))
     if csv_path:
         with open(csv_path, "w", newline="") as f:
@@ -147,7 +160,8 @@ def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: 
     from ..seats.spec import make_seat
 
     for i, (_, spec) in enumerate(entrants):
-        make_seat(spec, i, seed)  # refuses unknown players and missing programs now, not mid-run
+        if not spec.startswith("remote:"):
+            make_seat(spec, i, seed)  # refuses unknown players and missing programs now, not mid-run
     return runner.Config(
         game=setup.spec.name, variant=setup.variant.name, options=dict(given), players=setup.num_players,
         entrants=tuple(entrants), deal_sets=deal_sets, seed=seed, duplicate=duplicate, permutations=permutations,

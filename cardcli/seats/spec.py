@@ -1,6 +1,7 @@
 """Turning a ``--seat SPEC`` into a seat.
 
-A SPEC is a built-in player's name or a bot's command line. A bare word that names a built-in
+A SPEC is a built-in player's name, ``remote:NAME`` (a bot that connects from another machine,
+see ``docs/remote.md``) or a bot's command line. A bare word that names a built-in
 player (``random``) is that player, even if a program of that name is on PATH; write
 ``cmd:random`` or ``./random`` for the program, and ``builtin:random`` to be explicit the other
 way. Anything else is split as a shell splits words (quotes, backslashes) and run without a
@@ -13,8 +14,11 @@ import os
 import shlex
 import shutil
 from pathlib import Path
+from typing import Sequence
 
 from ..errors import UsageError
+from ..remote.seat import RemoteContext, RemoteSeat
+from ..remote.tokens import check_name
 from .base import Seat
 from .builtin import BUILTIN_NAMES, builtin
 from .limits import Limits
@@ -30,11 +34,15 @@ def make_seat(
     limits: Limits = Limits(),
     salt: str = "",
     sandbox: SandboxPolicy | None = None,
+    remote: RemoteContext | None = None,
 ) -> Seat:
     """The seat for ``spec`` at seat ``index``; built-in players are seeded from the match seed
     (and ``salt``, which tells apart entrants that play the same built-in player). A bot
-    program runs in ``sandbox`` (a resolved policy; None runs it unguarded)."""
+    program runs in ``sandbox`` (a resolved policy; None runs it unguarded). A remote seat
+    needs the referee's listener (``remote``)."""
     text = spec.strip()
+    if text.startswith("remote:"):
+        return _remote_seat(spec, text[len("remote:"):], index, remote)
     if text.startswith("builtin:"):
         name = text[len("builtin:") :]
         if name not in BUILTIN_NAMES:
@@ -63,6 +71,20 @@ def make_seat(
     seat = ProcessSeat(spec, argv, stderr_path, limits, sandbox)
     seat.tag = f"seat{index}"
     return seat
+
+
+def _remote_seat(spec: str, name: str, index: int, remote: RemoteContext | None) -> Seat:
+    check_name(name)
+    if remote is None:
+        raise UsageError(f"seat {index}: {spec!r} is a remote seat: the referee must listen (--listen and --tokens)")
+    seat = RemoteSeat(spec, name, remote)
+    seat.tag = f"seat{index}"
+    return seat
+
+
+def remote_names(specs: Sequence[str]) -> list[str]:
+    """The names of the remote seats among ``specs``, once per seat."""
+    return [s.strip()[len("remote:"):] for s in specs if s.strip().startswith("remote:")]
 
 
 def _script_seat(spec: str, path: str) -> Seat:

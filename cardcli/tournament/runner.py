@@ -34,8 +34,12 @@ from ..seats.limits import Limits
 from ..seats.sandbox import SandboxPolicy, resolve
 from ..seats.process import ProcessSeat
 from ..seats.spec import make_seat
+from ..remote.seat import RemoteContext
 from .bundles import Bundle, bundles as make_bundles
 from .schedule import MatchPlan, plan
+
+KEPT_KINDS = ("process", "remote")
+"""The seats a tournament keeps alive from match to match: those that run a bot program."""
 
 CONFIG = "config.json"
 RECORDS = "records.jsonl"
@@ -66,11 +70,13 @@ class Config:
     Only the path is stored, never the key, so that ``--resume`` signs on with the same key."""
     hidden: tuple[str, ...] = attrs.field(default=(), eq=False)
     """The tournament's own directory while it runs: never stored, masked from every bot."""
+    remote: RemoteContext | None = attrs.field(default=None, eq=False)
+    """Where this run's remote seats find their bots (``--listen``): never stored, since the
+    listener lives as long as one run."""
 
     def to_json(self) -> dict[str, Any]:
-        data = attrs.asdict(self)
+        data = attrs.asdict(self, filter=lambda field, _: field.name not in ("hidden", "remote"))
         data["entrants"] = [list(e) for e in self.entrants]
-        del data["hidden"]
         return data
 
     def sandbox_policy(self) -> SandboxPolicy:
@@ -124,6 +130,7 @@ class BotPool:
         """id of a live bot → the deal sets it has played."""
 
     def seats_for(self, match: MatchPlan) -> list[Seat]:
+        self._end_remembering(match)
         seats = []
         taken: dict[int, int] = {}
         for seat, entrant in enumerate(match.seating):
@@ -140,6 +147,20 @@ class BotPool:
             seats.append(bot)
         return seats
 
+    def _end_remembering(self, match: MatchPlan) -> None:
+        """End, before new bots are started, the kept-alive bots of this match's entrants that
+        have played its deal set: what a bot held is given back before a fresh one asks for
+        the same (a remote entrant's connection above all, which its fresh bot will need)."""
+        if not self.config.duplicate:
+            return
+        ended = []
+        for entrant in set(match.seating):
+            pool = self.idle.get(entrant, [])
+            ended += [bot for bot in pool if self._remembers(bot, match)]
+            self.idle[entrant] = [bot for bot in pool if not self._remembers(bot, match)]
+        if ended:
+            self._end(ended, float(self.config.settings.get("quit_grace", 2.0)))
+
     def _new_bot(self, name: str, spec: str, seat: int, match: MatchPlan) -> Seat:
         """A fresh seat for entrant ``name``, named by that name wherever a seat names itself:
         ``label``, which the referee shows and records for a bot that has not (yet) said
@@ -147,7 +168,8 @@ class BotPool:
         control group and its log lines. Otherwise ``make_seat`` names it by its spec, for a
         bot program a command line that may run to hundreds of characters, and by the seat it
         was made for, which a kept-alive bot soon leaves."""
-        bot = make_seat(spec, seat, match.seed, None, self.limits, salt=f"/{name}", sandbox=self.sandbox)
+        bot = make_seat(spec, seat, match.seed, None, self.limits, salt=f"/{name}", sandbox=self.sandbox,
+                        remote=self.config.remote)
         bot.label = name
         bot.tag = display_name(name)
         if isinstance(bot, ProcessSeat) and self.stderr_dir is not None:
@@ -164,19 +186,20 @@ class BotPool:
         for entrant in set(match.seating):
             self.idle[entrant] = []
         for entrant, bot in zip(match.seating, seats):
-            if bot.kind == "process" and bot.usable and self.config.keep_alive:
+            if bot.kind in KEPT_KINDS and bot.usable and self.config.keep_alive:
                 self.idle[entrant].append(bot)
             else:
                 ended.append(bot)
         self._end(ended, quit_grace)
 
     def close(self) -> None:
+        """End every bot: this pool plays no more matches."""
         quit_grace = float(self.config.settings.get("quit_grace", 2.0))
-        self._end([bot for bots in self.idle.values() for bot in bots], quit_grace)
+        self._end([bot for bots in self.idle.values() for bot in bots], quit_grace, last=True)
         self.idle = {}
 
-    def _end(self, bots: list[Seat], quit_grace: float) -> None:
-        close_all(bots, quit_grace)
+    def _end(self, bots: list[Seat], quit_grace: float, last: bool = False) -> None:
+        close_all(bots, quit_grace, last)
         for bot in bots:
             self.seen.pop(id(bot), None)
 
@@ -363,9 +386,12 @@ def records_in_order(directory: Path, done: dict[int, int]) -> Iterator[dict[str
 Progress = Callable[[int, int, dict[str, Any]], None]
 
 
-def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_dir: Path | None = None) -> None:
+def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_dir: Path | None = None,
+        started: Callable[[], None] | None = None) -> None:
     """Play every match of the schedule that has no record yet; with ``stderr_dir``, every
-    bot process's stderr is saved there (as the referee's own path, no bot can see it)."""
+    bot process's stderr is saved there (as the referee's own path, no bot can see it).
+    ``started`` is called once the workers exist and before the first match: what runs
+    threads in this process (the remote bots' listener) starts there, after every fork."""
     done = finished(directory)
     schedule = config.schedule()
     pending = [m for m in schedule if m.index not in done]
@@ -387,6 +413,8 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_d
         progress(count, total, finished.head)
 
     if jobs <= 1 or len(pending) <= 1:
+        if started is not None:
+            started()
         pool = BotPool(config, stderr_dir)
         try:
             for match in pending:
@@ -394,7 +422,7 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_d
         finally:
             pool.close()
         return
-    _run_parallel(config, pending, min(jobs, len(pending)), store, stderr_dir)
+    _run_parallel(config, pending, min(jobs, len(pending)), store, stderr_dir, started)
 
 
 _START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
@@ -413,7 +441,7 @@ is left in a pipe that has to be flushed before the process may exit."""
 
 
 def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: Callable[[Finished], None],
-                  stderr_dir: Path | None = None) -> None:
+                  stderr_dir: Path | None = None, started: Callable[[], None] | None = None) -> None:
     """Play ``pending`` in ``jobs`` worker processes, in the order of the list, and store each
     record as it arrives. Each worker has a pipe of its own; it is given its next match when it
     sends a result. Whatever stops the parent (the end of the schedule, Ctrl-C, SIGTERM, a
@@ -454,6 +482,8 @@ def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: Ca
             in_flight.append(0)
             fed.append(False)
         _release_stop_signals(masked)
+        if started is not None:
+            started()
         for k in range(jobs):
             feed(k)
         left = len(pending)

@@ -1,0 +1,653 @@
+"""The referee's WebSocket listener (``cardcli.remote.hub``) against hostile peers.
+
+Each test runs a real match in this thread, with a ``remote:NAME`` seat played over the
+listener by a well-behaved bot that speaks ``protocol/REMOTE.md`` itself (:class:`Bot`, in a
+thread), while other peers on 127.0.0.1 attack the listener: wrong tokens, silence, bad
+frames, oversized and flooding messages, connection storms, a second connection for a seat,
+TLS mistakes. Every attack must be refused the documented way, and the match must go on
+(or, for an attacker that holds a seat, record the attacker's fault and finish with the
+fallback player).
+
+Attacks that must happen *during* the match wait for the good bot's first request and hold
+its answer until they are over (:func:`during_first_go`), so they are never run against a
+referee that has already finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import re
+import socket
+import ssl
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterator
+from urllib.parse import urlsplit
+
+import attrs
+import pytest
+import trustme
+from websockets.asyncio.client import connect as aconnect
+from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from cardcli.games import registry
+from cardcli.protocol_replay import derive
+from cardcli.referee import MatchResult, Settings, play_match
+from cardcli.remote import wire
+from cardcli.remote.hub import Address, Limits, Listener, Tls
+from cardcli.remote.seat import RemoteContext
+from cardcli.remote.tokens import new_token
+from cardcli.seats.spec import make_seat
+from cardcli.transcript import FROM_BOT
+
+from conftest import run_cli
+
+pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
+
+TOKENS = {"alice": new_token(), "bob": new_token()}
+AUTH_TIME = 0.5
+WAIT = 15.0
+"""Seconds any single expected event may take (generous: a loaded machine)."""
+HOLD = 8.0
+"""Longest a good bot holds its first answer for an attack (under the move time)."""
+SETTINGS = Settings(move_time=10, startup_time=10)
+QUICK = {
+    "peppa": {"end_threshold": 1},
+    "pepper": {"target": 5},
+    "seep": {"baazi_target": 1},
+    "pigugnin": {"lose_at": 1, "sole_loser_at": 1},
+}
+"""Options that end a match after a deal or two: whole matches, quickly."""
+
+
+# -- the pieces -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def listen() -> Iterator[Callable[..., Listener]]:
+    """Make a serving listener on 127.0.0.1, port 0; every one is closed after the test."""
+    made: list[Listener] = []
+
+    def make(limits: Limits = Limits(auth_time=AUTH_TIME), tls: Tls | None = None,
+             capacity: dict[str, int] | None = None) -> Listener:
+        listener = Listener(Address("127.0.0.1", 0), TOKENS, capacity or {"alice": 1, "bob": 1},
+                            tls=tls, reconnect_time=1.0, limits=limits)
+        made.append(listener)
+        listener.bind()
+        listener.start()
+        return listener
+
+    yield make
+    for listener in made:
+        listener.close(drain=0.5)
+
+
+@pytest.fixture(autouse=True)
+def no_error_logged(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Nothing the peers do may make the listener's thread log an error: a handler that raised
+    ("connection handler failed"), a task whose exception nobody took, ..."""
+    yield
+    errors = [f"{r.name}: {r.getMessage()}" for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, errors
+
+
+def nodelay_socket(url: str) -> socket.socket:
+    parts = urlsplit(url)
+    sock = socket.create_connection((parts.hostname, parts.port), timeout=WAIT)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+class Bot(threading.Thread):
+    """A well-behaved remote bot speaking REMOTE.md directly: ``auth``, then line frames
+    (numbered from 1, each checked to come next), an ``ack`` every 32 lines, and
+    a random offered move for each ``go``. ``misbehave(bot, ws)``, when given, is called at
+    each request instead of answering it (a bound attacker); ``hold`` makes the bot wait for
+    :attr:`release` before its first answer."""
+
+    def __init__(self, url: str, name: str, token: str | None = None, *, ssl_context: ssl.SSLContext | None = None,
+                 misbehave: Callable[["Bot", ClientConnection], None] | None = None, hold: bool = False,
+                 seed: int = 0, busy_retry: float = 0.0):
+        super().__init__(daemon=True, name=f"bot-{name}")
+        self.url, self.name, self.token = url, name, token if token is not None else TOKENS[name]
+        self.ssl_context = ssl_context
+        self.misbehave = misbehave
+        self.busy_retry = busy_retry
+        self.rng = random.Random(seed)
+        self.lines: list[str] = []
+        """Every protocol line received, in order."""
+        self.sent: list[str] = []
+        """Every protocol line sent, in order."""
+        self.others: list[str] = []
+        """Every frame received other than a line frame (welcome, ack, end)."""
+        self.busy_refusals = 0
+        self.ended: str | None = None
+        self.close_code: int | None = None
+        self.close_reason: str | None = None
+        self.error: BaseException | None = None
+        self.welcomed = threading.Event()
+        self.at_go = threading.Event()
+        self.release = threading.Event()
+        if not hold:
+            self.release.set()
+        self._inbox = wire.Inbox()
+        self._out = 0
+
+    def run(self) -> None:
+        try:
+            with self._connect() as ws:
+                self._play(ws)
+        except BaseException as err:  # reported by finish()
+            self.error = err
+
+    def _connect(self) -> ClientConnection:
+        deadline = time.monotonic() + self.busy_retry
+        while True:
+            try:
+                return connect(self.url, sock=nodelay_socket(self.url), ssl=self.ssl_context, open_timeout=WAIT,
+                               compression=None, max_size=wire.MAX_REFEREE_FRAME)
+            except InvalidStatus as err:
+                if err.response.status_code != 429 or time.monotonic() > deadline:
+                    raise
+                self.busy_refusals += 1
+                time.sleep(0.05)
+
+    def _play(self, ws: ClientConnection) -> None:
+        ws.send(wire.auth(self.name, self.token))
+        welcome = ws.recv(timeout=WAIT)
+        assert isinstance(welcome, str) and wire.parse(welcome).kind == "welcome", welcome
+        self.others.append(welcome)
+        self.welcomed.set()
+        while True:
+            try:
+                raw = ws.recv(timeout=60)
+            except ConnectionClosed as closed:
+                if closed.rcvd is not None:
+                    self.close_code, self.close_reason = closed.rcvd.code, closed.rcvd.reason
+                return
+            assert isinstance(raw, str), raw
+            frame = wire.parse(raw)
+            if frame.kind != "line":
+                self.others.append(raw)
+                if frame.kind == "end":
+                    self.ended = frame.word
+                continue
+            assert self._inbox.take(frame.seq), f"line {frame.seq} twice without a reconnection"
+            self.lines.append(frame.text)
+            self._answer(ws, frame.text.split())
+
+    def _answer(self, ws: ClientConnection, words: list[str]) -> None:
+        if words[0] == "cardcli":
+            self.send(ws, f"id name {self.name}-bot")
+            self.send(ws, "ready")
+        elif words[0] == "go":
+            self.at_go.set()
+            if not self.release.wait(HOLD):
+                raise AssertionError("the attack was not over in time")
+            if self.misbehave is not None:
+                self.misbehave(self, ws)
+            else:
+                self.send(ws, f"move {self.rng.choice(words[3:])}")
+
+    def send(self, ws: ClientConnection, line: str) -> None:
+        ack = self._inbox.ack_due()
+        if ack is not None:
+            ws.send(ack)
+        self._out += 1
+        ws.send(wire.line(self._out, line))
+        self.sent.append(line)
+
+    def finish(self) -> "Bot":
+        """Wait for the bot's connection to end; re-raise what went wrong in its thread."""
+        self.join(WAIT)
+        assert not self.is_alive(), f"{self.name}'s bot is still connected"
+        if self.error is not None:
+            raise self.error
+        return self
+
+
+def play(listener: Listener, specs: list[str], *, game: str = "peppa", seed: int = 7,
+         connect_time: float = 5.0) -> MatchResult:
+    """One whole match in this thread; ``remote:NAME`` seats are played through ``listener``."""
+    context = RemoteContext(listener.link_path, connect_time=connect_time, grace=0.0)
+    seats = [make_seat(spec, i, seed, remote=context) for i, spec in enumerate(specs)]
+    setup = registry.resolve(game, None, QUICK[game], len(specs), seed)
+    return play_match(setup, seats, SETTINGS)
+
+
+def during_first_go(bot: Bot, attack: Callable[[], Any]) -> Callable[[], Any]:
+    """Run ``attack`` in a thread as soon as ``bot`` has its first request (the match is under
+    way, and the bot holds its answer until the attack is over). Returns a function that waits
+    for the attack and gives its value (or raises what it raised)."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            if not bot.at_go.wait(WAIT):
+                raise AssertionError("the good bot never got a request")
+            box["value"] = attack()
+        except BaseException as err:
+            box["error"] = err
+        finally:
+            bot.release.set()
+
+    thread = threading.Thread(target=run, daemon=True, name="attack")
+    thread.start()
+
+    def result() -> Any:
+        thread.join(WAIT + HOLD)
+        assert not thread.is_alive(), "the attack did not end"
+        if "error" in box:
+            raise box["error"]
+        return box["value"]
+
+    return result
+
+
+@attrs.frozen
+class Outcome:
+    """What a one-shot peer saw: the frames it received, then the close."""
+
+    frames: list[str | bytes]
+    code: int | None
+    reason: str | None
+
+    @property
+    def text(self) -> str:
+        assert len(self.frames) == 1 and isinstance(self.frames[0], str), self.frames
+        return self.frames[0]
+
+
+def attempt(url: str, first: str | bytes | None = None, *, delay: float = 0.0,
+            ssl_context: ssl.SSLContext | None = None) -> Outcome:
+    """Connect, wait ``delay``, send ``first`` (if any), and read until the listener closes."""
+    with connect(url, sock=nodelay_socket(url), ssl=ssl_context, open_timeout=WAIT, compression=None) as ws:
+        if delay:
+            time.sleep(delay)
+        if first is not None:
+            try:
+                ws.send(first)
+            except ConnectionClosed:
+                pass  # refused already: what it said is still queued for recv
+        frames: list[str | bytes] = []
+        while True:
+            try:
+                frames.append(ws.recv(timeout=WAIT))
+            except ConnectionClosed as closed:
+                rcvd = closed.rcvd
+                return Outcome(frames, rcvd.code if rcvd else None, rcvd.reason if rcvd else None)
+
+
+def refused_busy(url: str) -> InvalidStatus:
+    """Connect and expect the HTTP 429 answer that comes before any WebSocket handshake."""
+    with pytest.raises(InvalidStatus) as caught:
+        with connect(url, sock=nodelay_socket(url), open_timeout=WAIT):
+            pass
+    assert caught.value.response.status_code == 429
+    assert caught.value.response.body.startswith(b"refused busy: ")
+    return caught.value
+
+
+def faults_of(result: MatchResult) -> list[tuple[int, str, str]]:
+    return [(f["seat"], f["kind"], f["detail"]) for f in result.record["faults"]]
+
+
+def assert_clean_match(result: MatchResult, bot: Bot, seat: int = 0) -> None:
+    """The match was played to its end without a fault, and ``bot`` played its seat from the
+    greeting to ``quit``, its session ended normally."""
+    assert result.record["status"] == "complete", result.record["status"]
+    assert result.record["faults"] == []
+    bot.finish()
+    assert bot.lines[0] == "cardcli 1" and bot.lines[-1] == "quit"
+    assert any(line.startswith("go ") for line in bot.lines)
+    assert bot.ended == wire.END_QUIT and bot.close_code == wire.CLOSE_NORMAL
+    entry = result.record["seats"][seat]
+    assert entry["kind"] == "remote" and entry["bot"]["name"] == f"{bot.name}-bot"
+    moves = [m for deal in result.record["deals"] for m in deal["moves"] if m["seat"] == seat]
+    assert moves and all(m.get("by", "seat") == "seat" for m in moves), "every move the bot's own"
+
+
+def play_attacked(listener: Listener, attack: Callable[[], Any], specs: list[str] | None = None,
+                  connect_time: float = 5.0, **bot_options: Any) -> tuple[MatchResult, Bot, Any]:
+    """A match with alice's good bot at seat 0 while ``attack`` runs at its first request."""
+    bot = Bot(listener.url, "alice", hold=True, **bot_options)
+    bot.start()
+    assert bot.welcomed.wait(WAIT), bot.error
+    attacked = during_first_go(bot, attack)
+    result = play(listener, specs or ["remote:alice", "random", "random", "random"], connect_time=connect_time)
+    value = attacked()
+    return result, bot, value
+
+
+# -- 1-3: refusals before any session ---------------------------------------------------------
+
+
+def test_a_wrong_token_and_an_unknown_name_get_the_same_refusal_that_says_nothing_of_the_match(
+        listen: Callable[..., Listener]) -> None:
+    listener = listen()
+
+    def attack() -> tuple[Outcome, Outcome]:
+        wrong = attempt(listener.url, wire.auth("alice", new_token()))
+        unknown = attempt(listener.url, wire.auth("mallory", TOKENS["alice"]))
+        return wrong, unknown
+
+    # bob's seat is in the match (a name a refusal could leak) but his bot never comes.
+    result, bot, (wrong, unknown) = play_attacked(listener, attack, ["remote:alice", "random", "remote:bob", "random"],
+                                                  connect_time=1.0)
+    for outcome in (wrong, unknown):
+        assert outcome.text.startswith("refused auth: ")
+        assert outcome.code == wire.CLOSE_POLICY and outcome.reason == "refused auth"
+        told = outcome.text.lower()
+        for secret in ("alice", "bob", "mallory", "peppa", "random", "seat", "game", "match"):
+            assert secret not in told, f"the refusal mentions {secret!r}: {outcome.text}"
+        assert not re.search(r"\d", told), f"the refusal holds a number: {outcome.text}"
+    assert wrong.text == unknown.text and wrong.reason == unknown.reason, "a name and a token are not told apart"
+    # bob never connected: a fault of his own; alice is unharmed.
+    assert [(s, k) for s, k, _ in faults_of(result)] == [(2, "disconnect")]
+    assert result.record["status"] == "complete"
+    bot.finish()
+    assert bot.ended == wire.END_QUIT and bot.lines[-1] == "quit"
+
+
+def test_a_peer_that_does_not_authenticate_in_time_is_refused_even_with_the_right_token(
+        listen: Callable[..., Listener]) -> None:
+    listener = listen()
+
+    def attack() -> tuple[Outcome, float, Outcome, str]:
+        started = time.monotonic()
+        silent = attempt(listener.url)
+        waited = time.monotonic() - started
+        slow = attempt(listener.url, wire.auth("bob", TOKENS["bob"]), delay=AUTH_TIME + 0.4)
+        prompt = attempt_welcome(listener.url, "bob")
+        return silent, waited, slow, prompt
+
+    result, bot, (silent, waited, slow, prompt) = play_attacked(listener, attack)
+    assert silent.text == f"refused auth: no 'auth' within {AUTH_TIME:g} s"
+    assert silent.code == wire.CLOSE_POLICY
+    assert AUTH_TIME - 0.05 <= waited < AUTH_TIME + 5, waited
+    assert slow.frames == [f"refused auth: no 'auth' within {AUTH_TIME:g} s"], "a late 'auth' is not welcomed"
+    assert slow.code == wire.CLOSE_POLICY
+    # The same token sent in time is welcomed: the refusal was about time, not the token.
+    assert prompt.startswith("welcome ")
+    assert_clean_match(result, bot)
+
+
+def attempt_welcome(url: str, name: str) -> str:
+    """Authenticate properly (a session no seat claims), check it stays silent, and leave:
+    what the listener answered to ``auth``."""
+    with connect(url, sock=nodelay_socket(url), open_timeout=WAIT) as ws:
+        ws.send(wire.auth(name, TOKENS[name]))
+        answer = ws.recv(timeout=WAIT)
+        assert isinstance(answer, str)
+        if answer.startswith("welcome "):
+            with pytest.raises(TimeoutError):
+                ws.recv(timeout=0.3)  # an idle session is silent
+        return answer
+
+
+@pytest.mark.parametrize(("first", "code"), [
+    ("hello", wire.CLOSE_POLICY),
+    (b"auth 1 alice " + TOKENS["alice"].encode(), wire.CLOSE_UNSUPPORTED),  # the right auth, but binary
+    ("auth 2 bob " + TOKENS["bob"], wire.CLOSE_POLICY),
+], ids=["hello", "binary", "version-2"])
+def test_a_first_frame_that_is_not_a_text_auth_is_refused(listen: Callable[..., Listener], first: str | bytes,
+                                                         code: int) -> None:
+    listener = listen()
+    result, bot, outcome = play_attacked(listener, lambda: attempt(listener.url, first))
+    assert outcome.text.startswith("refused frame: "), outcome.text
+    assert outcome.code == code and outcome.reason == "refused frame"
+    assert TOKENS["alice"] not in outcome.text and TOKENS["bob"] not in outcome.text
+    assert_clean_match(result, bot)
+
+
+# -- 4-5: an attacker that holds a seat -------------------------------------------------------
+
+
+def oversized(bot: Bot, ws: ClientConnection) -> None:
+    """Answer a request with one message a byte over the limit (a line frame of an info line)."""
+    head = f"{bot._out + 1} info "
+    message = head + "x" * (wire.MAX_PEER_FRAME + 1 - len(head))
+    assert len(message.encode()) == wire.MAX_PEER_FRAME + 1
+    try:
+        ws.send(message)
+    except ConnectionClosed:
+        pass
+
+
+def flood(bot: Bot, ws: ClientConnection) -> None:
+    """Answer a request with 20,000 frames as fast as they go: each one valid (``ack 0``)."""
+    try:
+        for _ in range(20000):
+            ws.send("ack 0")
+    except ConnectionClosed:
+        pass
+
+
+@pytest.mark.parametrize(("misbehave", "kind", "detail", "code"), [
+    (oversized, "malformed", f"longer than {wire.MAX_PEER_FRAME} bytes", 1009),
+    (flood, "protocol", "flooded", None),
+], ids=["oversized", "flood"])
+def test_a_bound_peer_that_breaks_the_transport_is_cut_off_and_its_seat_faults(
+        listen: Callable[..., Listener], misbehave: Callable[[Bot, ClientConnection], None], kind: str, detail: str,
+        code: int | None) -> None:
+    listener = listen()
+    good = Bot(listener.url, "alice", seed=1)
+    bad = Bot(listener.url, "bob", misbehave=misbehave, seed=2)
+    good.start()
+    bad.start()
+    result = play(listener, ["remote:alice", "remote:bob", "random", "random"])
+    bad.finish()
+    assert bad.close_code is not None, "the attacker's connection was closed"
+    if code is not None:
+        assert bad.close_code == code
+    assert bad.lines[-1].startswith("go "), "cut off at the request it did not answer"
+    assert not any(line.startswith("go ") for line in bad.lines[:-1])
+    faults = faults_of(result)
+    assert [(s, k) for s, k, _ in faults] == [(1, kind)], faults
+    assert detail in faults[0][2], faults[0][2]
+    assert result.record["status"] == "complete"
+    assert any(m.get("by") == "fallback" for deal in result.record["deals"] for m in deal["moves"]
+               if m["seat"] == 1), "the fallback player played bob's seat"
+    # alice's bot played on, was told of the forfeit, and ended normally.
+    good.finish()
+    assert f"forfeit 1 {kind}" in good.lines
+    assert good.ended == wire.END_QUIT and good.lines[-1] == "quit"
+    assert all(s != 0 for s, _, _ in faults)
+
+
+# -- 6-8: limits per address and per name -----------------------------------------------------
+
+
+def test_a_storm_of_silent_connections_is_held_to_the_pending_limit_and_a_real_bot_then_plays(
+        listen: Callable[..., Listener]) -> None:
+    limits = Limits(auth_time=2.0)
+    listener = listen(limits)
+    url = listener.url
+
+    async def one(started: float) -> tuple[str, float, Any]:
+        try:
+            async with aconnect(url, open_timeout=WAIT, compression=None) as ws:
+                admitted = time.monotonic() - started
+                try:
+                    said = await asyncio.wait_for(ws.recv(), WAIT)
+                except ConnectionClosed:
+                    said = None
+                return "in", admitted, said
+        except InvalidStatus as err:
+            return "busy", time.monotonic() - started, (err.response.status_code, err.response.body)
+
+    async def storm() -> list[tuple[str, float, Any]]:
+        started = time.monotonic()
+        return await asyncio.gather(*(one(started) for _ in range(200)))
+
+    outcomes = asyncio.run(storm())
+    answered = max(at for _, at, _ in outcomes)
+    assert answered < limits.auth_time, f"the storm took {answered:.2f} s: not 'at once' any more"
+    admitted = [said for what, _, said in outcomes if what == "in"]
+    busy = [said for what, _, said in outcomes if what == "busy"]
+    assert len(admitted) == limits.pending_per_address, len(admitted)
+    assert len(busy) == 200 - limits.pending_per_address
+    assert all(status == 429 and body.startswith(b"refused busy: ") for status, body in busy)
+    assert all(said == f"refused auth: no 'auth' within {limits.auth_time:g} s" for said in admitted)
+    # They are gone: a real bot is let in (a relay retries a 429 briefly) and plays a whole match.
+    bot = Bot(url, "alice", busy_retry=3.0)
+    bot.start()
+    assert bot.welcomed.wait(WAIT), bot.error
+    result = play(listener, ["remote:alice", "random", "random", "random"])
+    assert_clean_match(result, bot)
+    # ... and the listener still serves.
+    assert attempt_welcome(url, "bob").startswith("welcome ")
+
+
+def test_a_second_connection_for_a_single_seat_is_refused_and_the_first_plays_on(
+        listen: Callable[..., Listener]) -> None:
+    listener = listen()
+    taken = "refused taken: alice has as many connections as it has seats"
+
+    def attack() -> Outcome:
+        return attempt(listener.url, wire.auth("alice", TOKENS["alice"]))
+
+    bot = Bot(listener.url, "alice", hold=True)
+    bot.start()
+    assert bot.welcomed.wait(WAIT), bot.error
+    idle = attack()  # while the first waits for its match
+    attacked = during_first_go(bot, attack)  # while it plays
+    result = play(listener, ["remote:alice", "random", "random", "random"])
+    playing = attacked()
+    for outcome in (idle, playing):
+        assert outcome.frames == [taken] and outcome.code == wire.CLOSE_POLICY
+    assert_clean_match(result, bot)
+    assert bot.others[0].startswith("welcome ") and sum(o.startswith("welcome ") for o in bot.others) == 1
+
+
+def test_an_address_with_too_many_failed_auths_is_refused_even_with_the_right_token_until_the_window_passes(
+        listen: Callable[..., Listener]) -> None:
+    limits = Limits(auth_time=AUTH_TIME, failures_per_address=10, failure_window=2.0)
+    listener = listen(limits)
+
+    def attack() -> tuple[list[Outcome], InvalidStatus, float]:
+        started = time.monotonic()
+        failed = [attempt(listener.url, wire.auth("bob", new_token())) for _ in range(limits.failures_per_address)]
+        refused = refused_busy(listener.url)  # bob's right token never gets to be sent
+        return failed, refused, started
+
+    result, bot, (failed, refused, started) = play_attacked(listener, attack)
+    assert time.monotonic() - started < limits.failure_window, "too slow to show the window"
+    assert all(o.text == "refused auth: wrong name or token" for o in failed)
+    assert b"too many failed attempts" in refused.response.body
+    assert_clean_match(result, bot)  # alice, connected before, is not hurt by her address's ban
+    # The ban lasts the window, then the right token is welcomed again.
+    time.sleep(max(0.0, started + limits.failure_window + 0.2 - time.monotonic()))
+    assert attempt_welcome(listener.url, "bob").startswith("welcome ")
+
+
+# -- 9: TLS -----------------------------------------------------------------------------------
+
+
+def test_tls_a_trusting_bot_plays_and_plain_or_untrusting_clients_fail(
+        listen: Callable[..., Listener], tmp_path: Path) -> None:
+    ca = trustme.CA()
+    cert = ca.issue_cert("127.0.0.1")
+    chain, key = tmp_path / "chain.pem", tmp_path / "key.pem"
+    cert.cert_chain_pems[0].write_to_path(str(chain))
+    for pem in cert.cert_chain_pems[1:]:
+        pem.write_to_path(str(chain), append=True)
+    cert.private_key_pem.write_to_path(str(key))
+    listener = listen(tls=Tls(str(chain), str(key)))
+    assert listener.url == f"wss://127.0.0.1:{listener.port}/"
+    trusting = ssl.create_default_context()
+    ca.configure_trust(trusting)
+
+    def attack() -> tuple[BaseException, BaseException]:
+        with pytest.raises(InvalidMessage) as plain:
+            with connect(f"ws://127.0.0.1:{listener.port}/", open_timeout=WAIT):
+                pass
+        with pytest.raises(ssl.SSLCertVerificationError) as untrusting:
+            with connect(listener.url, ssl=ssl.create_default_context(), open_timeout=WAIT):
+                pass
+        return plain.value, untrusting.value
+
+    result, bot, _ = play_attacked(listener, attack, ssl_context=trusting)
+    assert_clean_match(result, bot)
+
+
+# -- 10: a bot that never comes ---------------------------------------------------------------
+
+
+def test_a_remote_seat_whose_bot_never_connects_faults_disconnect_and_a_late_bot_gets_no_dead_seat(
+        listen: Callable[..., Listener]) -> None:
+    listener = listen()
+    bot = Bot(listener.url, "alice")
+    bot.start()
+    started = time.monotonic()
+    result = play(listener, ["remote:alice", "remote:bob", "random", "random"], connect_time=0.5)
+    assert time.monotonic() - started < WAIT
+    faults = faults_of(result)
+    assert [(s, k) for s, k, _ in faults] == [(1, "disconnect")], faults
+    assert faults[0][2].startswith("bob's bot did not connect within 0.5 s"), faults
+    assert result.record["status"] == "complete"
+    assert all(m.get("by") == "fallback" for deal in result.record["deals"] for m in deal["moves"]
+               if m["seat"] == 1), "the fallback player played every move of bob's seat"
+    bot.finish()
+    assert "forfeit 1 disconnect" in bot.lines and bot.ended == wire.END_QUIT
+    # bob arrives late: welcomed into an idle session, handed no line of the dead seat.
+    late = Bot(listener.url, "bob")
+    late.start()
+    assert late.welcomed.wait(WAIT), late.error
+    time.sleep(0.3)
+    listener.close(drain=0.5)
+    late.finish()
+    assert late.lines == [] and late.ended == wire.END_OVER
+
+
+# -- 11: a remote seat is told exactly what a local seat is told ------------------------------
+
+
+@pytest.mark.parametrize(("game", "players", "seat"), [
+    ("peppa", 4, 2), ("pepper", 3, 1), ("seep", 4, 3), ("pigugnin", 5, 1),
+])
+def test_a_remote_bot_receives_exactly_the_lines_a_local_seat_would(
+        listen: Callable[..., Listener], tmp_path: Path, game: str, players: int, seat: int) -> None:
+    listener = listen()
+    bot = Bot(listener.url, "alice", seed=seat)
+    bot.start()
+    specs = ["random"] * players
+    specs[seat] = "remote:alice"
+    result = play(listener, specs, game=game, seed=11)
+    assert result.record["status"] == "complete" and result.record["faults"] == []
+    bot.finish()
+    derived = derive(result.record, seat)
+    assert bot.lines == derived.to_bot(), "the remote bot was told more, less or other than a local one"
+    assert bot.sent == [e.line for e in derived.entries if e.direction == FROM_BOT]
+    assert bot.lines[0] == "cardcli 1" and bot.lines[-1] == "quit"
+    assert all(o.startswith(("welcome ", "ack ")) for o in bot.others[:-1]) and bot.others[-1] == "end quit"
+    if game == "peppa":  # the CLI a bot author runs says the same
+        record = tmp_path / "games.jsonl"
+        record.write_text(json.dumps(result.record) + "\n")
+        proc = run_cli("replay", str(record), "--seat", str(seat), "--protocol", "--to-bot")
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.splitlines() == bot.lines
+
+
+# -- latency ------------------------------------------------------------------------------------
+
+
+def test_the_listener_turns_off_nagles_algorithm_on_every_connection(listen: Callable[..., Listener]) -> None:
+    """With Nagle's algorithm on, a frame written right after another waits for the peer's
+    delayed acknowledgement (40 ms on Linux): every request of a remote seat cost 40 ms of its
+    move time, even on loopback. The socket option is checked rather than a time, which a
+    loaded machine would blur (benchmarks/remote_overhead.py measures the time)."""
+    listener = listen()
+    with nodelay_socket(listener.url) as sock:
+        with connect(listener.url, sock=sock) as ws:
+            ws.send(f"auth 1 alice {TOKENS['alice']}")
+            assert ws.recv(timeout=5).startswith("welcome ")
+            assert listener._server is not None
+            (server_side,) = listener._server.connections
+            raw = server_side.transport.get_extra_info("socket")
+            assert raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
