@@ -13,7 +13,7 @@ import click
 
 from .. import __version__
 from ..errors import CardcliError
-from . import check_bot, games, keys, play, replay, tokens, tournament, verify, watch
+from . import check_bot, connect, games, keys, play, replay, tokens, tournament, verify, watch
 
 
 class CardcliGroup(click.Group):
@@ -60,6 +60,7 @@ cli.add_command(tournament.tournament)
 cli.add_command(check_bot.check_bot)
 cli.add_command(watch.watch)
 cli.add_command(keys.keys)
+cli.add_command(connect.connect)
 cli.add_command(tokens.tokens)
 
 
