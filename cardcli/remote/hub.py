@@ -50,6 +50,9 @@ from . import link, wire
 log = logging.getLogger("cardcli.remote")
 
 DEFAULT_PORT = 7000
+RETURN_TIME = 3.0
+"""Seconds the listener stays open at its close after a session ended with ``quit`` or
+``fault``, to tell the relay that comes back for another session that it is over."""
 
 
 @attrs.frozen
@@ -241,6 +244,8 @@ class Listener:
         self._ready = threading.Event()
         self._failure: str | None = None
         self._over = False
+        self._last_return = -RETURN_TIME
+        """When a session last ended with a relay expected back (``quit`` or ``fault``)."""
         """Set when the referee is closing: a fresh connection is told ``end over`` at once."""
         self._stopping: asyncio.Event | None = None
 
@@ -364,6 +369,12 @@ class Listener:
             await asyncio.sleep(0.01)
         for session in list(self._sessions.values()):
             await self._end(session, wire.END_OVER)
+        # A relay whose session just ended with 'quit' or 'fault' is on its way back for the
+        # next one: it is told 'over' (a fresh connection gets it at once, see _attach) rather
+        # than finding nobody and trying again for minutes.
+        linger = self._last_return + RETURN_TIME - time.monotonic()
+        if linger > 0:
+            await asyncio.sleep(linger)
         assert self._server is not None and self._stopping is not None
         self._server.close(close_connections=True)
         try:
@@ -656,6 +667,8 @@ class Listener:
         if session.ended:
             return
         session.ended = True
+        if reason != wire.END_OVER:
+            self._last_return = time.monotonic()
         if session.expiry is not None:
             session.expiry.cancel()
         self._forget(session)
