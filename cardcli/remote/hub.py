@@ -42,7 +42,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
-from ..errors import UsageError
+from ..errors import CardcliError, UsageError
 from ..safe_text import printable
 from ..seats.base import FaultKind
 from . import link, wire
@@ -716,7 +716,7 @@ async def _tell(writer: asyncio.StreamWriter, kind: bytes, payload: str) -> None
         pass
 
 
-class _Ended(Exception):
+class _Ended(CardcliError):
     """The seat ended its session (a link ``E`` frame)."""
 
 

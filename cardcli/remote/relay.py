@@ -372,22 +372,22 @@ class Session:
             self.bot.kill()
 
 
-class _Lost(Exception):
+class _Lost(CardcliError):
     """The connection dropped (no ``end``): the session is resumed on a new one."""
 
 
-class _Unreachable(Exception):
+class _Unreachable(CardcliError):
     """An attempt to connect that failed before the referee answered ``auth``."""
 
 
-class _Refused(Exception):
+class _Refused(CardcliError):
     def __init__(self, word: str, reason: str):
         super().__init__(f"refused: {reason or word}")
         self.word = word
         self.reason = reason
 
 
-class _Broken(Exception):
+class _Broken(CardcliError):
     """The referee sent what the transport does not allow: the session cannot go on."""
 
 
