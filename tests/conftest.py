@@ -7,8 +7,9 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -99,7 +100,12 @@ _become_subreaper()
 
 def suite_processes() -> list[int]:
     """Every live descendant of this test process."""
-    found, todo = [], [os.getpid()]
+    return descendants(os.getpid())
+
+
+def descendants(root: int) -> list[int]:
+    """Every live descendant of process ``root``."""
+    found, todo = [], [root]
     while todo:
         pid = todo.pop()
         for task in Path(f"/proc/{pid}/task").glob("*"):
@@ -112,6 +118,30 @@ def suite_processes() -> list[int]:
                     found.append(child)
                     todo.append(child)
     return [pid for pid in found if alive(pid)]
+
+
+def command_line(pid: int) -> str | None:
+    """The command line of a live process, as one string; None when it is gone."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return None
+    return raw.replace(b"\0", b" ").decode(errors="replace").strip()
+
+
+def records_written(directory: Path) -> int:
+    """Records in a tournament directory so far (complete lines)."""
+    path = directory / "records.jsonl"
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def wait_for(condition: Callable[[], bool], what: str, seconds: float = 60.0) -> None:
+    """Poll ``condition`` until it holds; fail naming ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
 
 
 def live_processes(marks: tuple[str, ...] = BOT_MARKS) -> list[str]:
@@ -153,7 +183,7 @@ def no_bot_outlives_the_suite():
 def record_checker(tmp_path_factory: pytest.TempPathFactory):
     """Every record cardcli writes while the suite runs, in this process and in the cardcli
     processes the suite starts on this tree, is copied to a spool and checked against
-    docs/record.schema.json (tests/record_check/)."""
+    docs/record.schema.json (tests/record_check/; up to 100 per test)."""
     spool = tmp_path_factory.mktemp("record-spool")
     os.environ[record_schema_check.SPOOL_ENV] = str(spool)
     undo = (record_schema_check.install_here(), record_schema_check.cover_subprocesses(str(ROOT)))
