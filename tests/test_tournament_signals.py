@@ -16,9 +16,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable
 
-from conftest import PYTHON_BOT, ROOT, alive, run_cli
+from conftest import PYTHON_BOT, ROOT, alive, records_written as records, run_cli, wait_for
 
 DEADLINE = 60.0
 """Seconds any awaited condition may take on a slow, busy machine; a healthy run takes far less."""
@@ -40,20 +39,6 @@ def start(directory: Path, args: list[str]) -> subprocess.Popen[str]:
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-
-
-def records(directory: Path) -> int:
-    path = directory / "records.jsonl"
-    return path.read_bytes().count(b"\n") if path.exists() else 0
-
-
-def wait_for(condition: Callable[[], bool], what: str, seconds: float = DEADLINE) -> None:
-    """Poll ``condition`` until it holds; fail naming ``what`` after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 def tree(root: int) -> dict[int, tuple[int, str]]:

@@ -20,6 +20,7 @@ from ..tournament import results as tables
 from ..tournament import runner
 from ..tournament import schedule
 from ..tournament.bundles import FAULTS, bundle_count
+from ..tournament.cluster import ClusterRun, ClusterSpec, Shipment
 from ..seats.sandbox import resolve
 from ..seats.spec import remote_names
 from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, parse_assignments, print_json,
@@ -61,6 +62,14 @@ from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, pars
 @click.option("--bot-stderr", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Save each bot process's stderr (first 1 MiB) in DIR as ENTRANT.match-N.ID.stderr. "
                    "Whatever is given, a faulty bot's stderr tail is kept in its failure bundle.")
+@click.option("--cluster", "cluster_at", default=None, metavar="ADDRESS",
+              help="Play every match as a task on a Dask cluster: a scheduler's address (tcp://HOST:8786) or "
+                   "local:N, N worker processes on this machine (docs/cluster.md; pip install 'cardcli[cluster]').")
+@click.option("--ship", "ship_dirs", multiple=True, type=click.Path(exists=True, file_okay=False), metavar="DIR",
+              help="With --cluster: send this bot directory to every worker (checked by content hash before the "
+                   "first match); bots there start in the directory that holds it. Repeatable.")
+@click.option("--cluster-batch", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="With --cluster: matches per task (default: 1 for short schedules, up to 8 for long ones).")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Also write the table as CSV.")
 @json_option
 def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
@@ -70,7 +79,8 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
                bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
                sandbox_binds: tuple[str, ...], bot_procs: int | None, listen: str | None, tokens_path: str | None,
                cert: str | None, key_path: str | None, connect_time: float, reconnect_time: float,
-               network_grace: int, sign_key: str | None, bot_stderr: str | None, csv_path: str | None,
+               network_grace: int, sign_key: str | None, bot_stderr: str | None, cluster_at: str | None,
+               ship_dirs: tuple[str, ...], cluster_batch: int | None, csv_path: str | None,
                as_json: bool) -> int:
     """Play a tournament of GAME between the --bot entrants and print the table.
 
@@ -101,10 +111,26 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
         signing.private_key(config.sign_key)  # can it be read? (kept for the workers, which sign)
     guard = resolve(config.sandbox_policy())
     announce_sandbox(config.sandbox_policy(), guard)
+    cluster = ClusterSpec.parse(cluster_at) if cluster_at is not None else None
+    if cluster is None and (ship_dirs or cluster_batch is not None):
+        raise UsageError(f"{'--ship' if ship_dirs else '--cluster-batch'} is for a cluster's workers: "
+                         "give --cluster too")
+    if cluster is not None and listen is not None:
+        raise UsageError("--listen with --cluster: remote bots connect to this machine, so their matches are "
+                         "played here; run them without --cluster")
+    if cluster is not None and bot_stderr is not None:
+        raise UsageError("--bot-stderr with --cluster: the bots run on the workers, where the files would stay; "
+                         "a faulty bot's stderr tail is in its failure bundle")
+    shipments = [Shipment.pack(Path(d)) for d in ship_dirs]
+    if len({s.name for s in shipments}) != len(shipments):
+        raise UsageError("--ship: two directories with the same name would land in the same place")
     jobs = jobs or runner.default_jobs()
     remote = RemoteArgs(listen, tokens_path, cert, key_path, connect_time, reconnect_time, network_grace)
     hub, context = remote.open(remote_names([spec for _, spec in config.entrants]), seats_at_once=jobs)
+    on_cluster = ClusterRun(cluster, shipments, cluster_batch) if cluster is not None else None
     try:
+        if on_cluster is not None:
+            on_cluster.open(lambda text: click.echo(f"cardcli: {text}", err=True))
         if resume is None:
             runner.create(path, config)
         _warn_unbalanced(config)
@@ -113,8 +139,10 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
         if stderr_dir is not None:
             stderr_dir.mkdir(parents=True, exist_ok=True)
         runner.run(path, attrs.evolve(config, remote=context), jobs, show, stderr_dir,
-                   hub.start if hub is not None else None)
+                   hub.start if hub is not None else None, on_cluster)
     finally:
+        if on_cluster is not None:
+            on_cluster.close()
         if hub is not None:
             hub.close()
     table = tables.tabulate(config.names, runner.records_in_order(path, runner.finished(path)))

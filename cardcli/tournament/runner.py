@@ -36,6 +36,7 @@ from ..seats.process import ProcessSeat
 from ..seats.spec import make_seat
 from ..remote.seat import RemoteContext
 from .bundles import Bundle, bundles as make_bundles
+from .cluster import ClusterRun
 from .schedule import MatchPlan, plan
 
 KEPT_KINDS = ("process", "remote")
@@ -249,13 +250,26 @@ def run_one(config: Config, match: MatchPlan, pool: BotPool) -> Finished:
     }
     record["tournament"] = tag
     if config.sign_key is not None:
-        # signed here, in the worker, tag included; the key was read (and kept) at the start.
-        # The tag stays the last field: _schedule_index reads it alone from the end of a line.
-        signature = signing.sign(record, signing.private_key(config.sign_key))
-        del record["tournament"]
-        record["signature"] = signature
-        record["tournament"] = tag
+        sign_in_place(record, config.sign_key)  # here, in the worker: the key was read at the start
     return Finished.of(record, make_bundles(record, seats) if record["faults"] else ())
+
+
+def sign_in_place(record: dict[str, Any], key_path: str) -> None:
+    """Sign a tagged record, tag included. The tag stays the last field: _schedule_index
+    reads it alone from the end of a line."""
+    tag = record["tournament"]
+    signature = signing.sign(record, signing.private_key(key_path))
+    del record["tournament"]
+    record["signature"] = signature
+    record["tournament"] = tag
+
+
+def signed_here(finished: Finished, key_path: str) -> Finished:
+    """A record played elsewhere (a cluster's worker, which does not hold the key) signed in
+    this process."""
+    record = records.load_json(finished.line.encode("utf-8"))
+    sign_in_place(record, key_path)
+    return Finished(dump(record), finished.head, finished.bundles)
 
 
 # -- the tournament directory ---------------------------------------------------------------
@@ -387,11 +401,12 @@ Progress = Callable[[int, int, dict[str, Any]], None]
 
 
 def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_dir: Path | None = None,
-        started: Callable[[], None] | None = None) -> None:
+        started: Callable[[], None] | None = None, cluster: ClusterRun | None = None) -> None:
     """Play every match of the schedule that has no record yet; with ``stderr_dir``, every
     bot process's stderr is saved there (as the referee's own path, no bot can see it).
     ``started`` is called once the workers exist and before the first match: what runs
-    threads in this process (the remote bots' listener) starts there, after every fork."""
+    threads in this process (the remote bots' listener) starts there, after every fork.
+    With ``cluster`` (opened), the matches are tasks on a Dask cluster instead (:mod:`.cluster`)."""
     done = finished(directory)
     schedule = config.schedule()
     pending = [m for m in schedule if m.index not in done]
@@ -412,6 +427,13 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_d
             bundle.save(path, count)
         progress(count, total, finished.head)
 
+    if cluster is not None:
+        if pending:
+            key = config.sign_key
+            # the workers do not hold the signing key: the records are signed here, as they arrive
+            cluster.play(attrs.evolve(config, sign_key=None), pending,
+                         store if key is None else (lambda finished: store(signed_here(finished, key))))
+        return
     if jobs <= 1 or len(pending) <= 1:
         if started is not None:
             started()
