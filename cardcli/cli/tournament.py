@@ -70,7 +70,8 @@ from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, pars
                    "first match); bots there start in the directory that holds it. Repeatable.")
 @click.option("--cluster-batch", type=click.IntRange(1, 64), default=None, metavar="N",
               help="With --cluster: matches per task (default: 1 for short schedules, up to 8 for long ones).")
-@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None, help="Also write the table as CSV.")
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the table as CSV, and the paired results beside it (NAME.pairs.csv).")
 @json_option
 def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
                players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
@@ -149,9 +150,12 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
     if csv_path:
         with open(csv_path, "w", newline="") as f:
             csv.writer(f).writerows(tables.to_csv_rows(table))
+        with open(pairs_path(csv_path), "w", newline="") as f:
+            csv.writer(f).writerows(tables.pairs_csv_rows(table))
     if as_json:
         print_json({"game": config.game, "matches": table.matches, "ranked_by": tables.RANKED_BY,
                     "entrants": list(table.rows), "crosstable": table.crosstable,
+                    "pairs": [pair.to_json() for pair in table.pairs],
                     "lower_is_better": table.lower_is_better, "directory": str(path),
                     "sandbox": guarded_by(guard), "failure_bundles": bundle_count(path)})
     else:
@@ -200,6 +204,13 @@ def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: 
         sandbox=sandbox,
         sign_key=sign_key,
     )
+
+
+def pairs_path(csv_path: str) -> Path:
+    """Where ``--csv PATH`` writes the paired results: beside the table, ``NAME.pairs.csv``
+    (a file of their own, so that scripts reading the table's rows by position are unchanged)."""
+    path = Path(csv_path)
+    return path.with_name(f"{path.stem}.pairs{path.suffix or '.csv'}")
 
 
 NAMES_SHOWN = 6

@@ -16,6 +16,7 @@ from openskill.models import PlackettLuce
 
 from ..games import registry
 from ..safe_text import display_name, printable
+from .paired import PairedTally, PairResult, paired_results
 
 RANK_OF = {"win": 1, "draw": 2, "annulled": 2, "lose": 3}
 
@@ -63,6 +64,8 @@ class Table:
     crosstable: dict[str, dict[str, str]]
     matches: int
     lower_is_better: bool
+    pairs: tuple[PairResult, ...] = ()
+    """Paired duplicate results of every pair of entrants (:mod:`.paired`)."""
 
 
 def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
@@ -73,8 +76,12 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
     cross: dict[tuple[int, int], list[float]] = defaultdict(list)
     count = 0
     lower = False
+    paired: PairedTally | None = None
     for record in records:
         count += 1
+        if paired is None:
+            paired = PairedTally(tuple(names), _lower_is_better(record))
+        paired.add(record)
         seating: list[int] = record["tournament"]["seating"]
         result = record["result"] or {}
         lower = lower or _lower_is_better(record)
@@ -129,7 +136,8 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
         names[a]: {names[b]: f"{sum(v):g}/{len(v)}" for (a2, b), v in sorted(cross.items()) if a2 == a}
         for a in range(len(names))
     }
-    return Table(tuple(rows), crosstable, count, lower)
+    pairs = paired.results() if paired is not None else paired_results(names, (), lower)
+    return Table(tuple(rows), crosstable, count, lower, tuple(pairs))
 
 
 def _standings(record: dict[str, Any]) -> list[str]:
@@ -178,7 +186,28 @@ def render(table: Table, names: Sequence[str]) -> str:
     for a in names:
         cells = [table.crosstable.get(a, {}).get(b, "-") if a != b else "x" for b in names]
         lines.append(f"{shown[a]:<{width}} " + " ".join(f"{c:>{width}}" for c in cells))
+    if table.pairs:
+        lines.append("")
+        lines.append("paired duplicate results (row minus column, score per deal on the same hands from the same "
+                     f"seat, {'sign turned so that + is better' if table.lower_is_better else '+ is better'}; "
+                     "95% interval; better only when it excludes 0):")
+        for pair in table.pairs:
+            mean = "n/a" if not pair.n else f"{pair.mean:+.2f}"
+            ci = "n/a" if not math.isfinite(pair.half_width) else f"{pair.half_width:.2f}"
+            verdict = pair.verdict if pair.better is None else f"{display_name(pair.better)} better"
+            lines.append(f"  {shown.get(pair.a, pair.a):>{width}} - {shown.get(pair.b, pair.b):<{width}} "
+                         f"{mean:>7} ± {ci:<6} n {pair.n:<5} W-D-L {pair.wins}-{pair.draws}-{pair.losses}  {verdict}")
     return "\n".join(lines)
+
+
+def pairs_csv_rows(table: Table) -> list[list[str]]:
+    """The paired results as CSV rows, a header first (written beside the table's CSV)."""
+    header = ["a", "b", "n", "mean", "ci", "low", "high", "wins", "draws", "losses", "better", "verdict"]
+    rows = [header]
+    for pair in table.pairs:
+        data = pair.to_json()
+        rows.append(["" if data[k] is None else str(data[k]) for k in header])
+    return rows
 
 
 def to_csv_rows(table: Table) -> list[list[str]]:
