@@ -21,6 +21,8 @@ from ..tournament import runner
 from ..tournament import schedule
 from ..tournament.bundles import FAULTS, bundle_count
 from ..tournament.cluster import ClusterRun, ClusterSpec, Shipment
+from ..tournament.sprt import parse_sprt
+from ..tournament.stopping import SprtWatch
 from ..seats.sandbox import resolve
 from ..seats.spec import remote_names
 from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, parse_assignments, print_json,
@@ -68,6 +70,10 @@ from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, pars
 @click.option("--ship", "ship_dirs", multiple=True, type=click.Path(exists=True, file_okay=False), metavar="DIR",
               help="With --cluster: send this bot directory to every worker (checked by content hash before the "
                    "first match); bots there start in the directory that holds it. Repeatable.")
+@click.option("--sprt", "sprt_text", default=None, metavar="A,B,D0,D1[,ALPHA,BETA]",
+              help="A sequential test: is entrant A better than B by at least D1 points a deal (H1) or by at most "
+                   "D0 (H0)? Updated after each finished deal set; the tournament stops when it decides "
+                   "(error rates ALPHA and BETA, 0.05 each by default).")
 @click.option("--cluster-batch", type=click.IntRange(1, 64), default=None, metavar="N",
               help="With --cluster: matches per task (default: 1 for short schedules, up to 8 for long ones).")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
@@ -81,8 +87,8 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
                sandbox_binds: tuple[str, ...], bot_procs: int | None, listen: str | None, tokens_path: str | None,
                cert: str | None, key_path: str | None, connect_time: float, reconnect_time: float,
                network_grace: int, sign_key: str | None, bot_stderr: str | None, cluster_at: str | None,
-               ship_dirs: tuple[str, ...], cluster_batch: int | None, csv_path: str | None,
-               as_json: bool) -> int:
+               ship_dirs: tuple[str, ...], sprt_text: str | None, cluster_batch: int | None,
+               csv_path: str | None, as_json: bool) -> int:
     """Play a tournament of GAME between the --bot entrants and print the table.
 
     Every finished match is appended (and fsynced) to DIR/records.jsonl; an interrupted
@@ -123,6 +129,10 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
         raise UsageError("--bot-stderr with --cluster: the bots run on the workers, where the files would stay; "
                          "a faulty bot's stderr tail is in its failure bundle")
     shipments = [Shipment.pack(Path(d)) for d in ship_dirs]
+    watch = None
+    if sprt_text is not None:
+        watch = SprtWatch(parse_sprt(sprt_text), config.names, config.schedule(),
+                          registry.get(config.game).lower_is_better)
     if len({s.name for s in shipments}) != len(shipments):
         raise UsageError("--ship: two directories with the same name would land in the same place")
     jobs = jobs or runner.default_jobs()
@@ -140,7 +150,7 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
         if stderr_dir is not None:
             stderr_dir.mkdir(parents=True, exist_ok=True)
         runner.run(path, attrs.evolve(config, remote=context), jobs, show, stderr_dir,
-                   hub.start if hub is not None else None, on_cluster)
+                   hub.start if hub is not None else None, on_cluster, watch)
     finally:
         if on_cluster is not None:
             on_cluster.close()
@@ -156,10 +166,13 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
         print_json({"game": config.game, "matches": table.matches, "ranked_by": tables.RANKED_BY,
                     "entrants": list(table.rows), "crosstable": table.crosstable,
                     "pairs": [pair.to_json() for pair in table.pairs],
+                    **({"sprt": watch.to_json()} if watch is not None else {}),
                     "lower_is_better": table.lower_is_better, "directory": str(path),
                     "sandbox": guarded_by(guard), "failure_bundles": bundle_count(path)})
     else:
         click.echo(tables.render(table, config.names))
+        if watch is not None:
+            click.echo(watch.describe())
         click.echo(f"sandbox: {guarded_by(guard)}")
         bundles = bundle_count(path)
         if bundles:

@@ -37,6 +37,7 @@ from ..seats.spec import make_seat
 from ..remote.seat import RemoteContext
 from .bundles import Bundle, bundles as make_bundles
 from .cluster import ClusterRun
+from .stopping import Decided, SprtWatch
 from .schedule import MatchPlan, plan
 
 KEPT_KINDS = ("process", "remote")
@@ -401,16 +402,24 @@ Progress = Callable[[int, int, dict[str, Any]], None]
 
 
 def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_dir: Path | None = None,
-        started: Callable[[], None] | None = None, cluster: ClusterRun | None = None) -> None:
+        started: Callable[[], None] | None = None, cluster: ClusterRun | None = None,
+        watch: SprtWatch | None = None) -> None:
     """Play every match of the schedule that has no record yet; with ``stderr_dir``, every
     bot process's stderr is saved there (as the referee's own path, no bot can see it).
     ``started`` is called once the workers exist and before the first match: what runs
     threads in this process (the remote bots' listener) starts there, after every fork.
-    With ``cluster`` (opened), the matches are tasks on a Dask cluster instead (:mod:`.cluster`)."""
+    With ``cluster`` (opened), the matches are tasks on a Dask cluster instead (:mod:`.cluster`).
+    With ``watch``, a sequential test stops the run as soon as it decides (:mod:`.stopping`):
+    the schedule is then played deal set by deal set."""
     done = finished(directory)
     schedule = config.schedule()
     pending = [m for m in schedule if m.index not in done]
-    if config.duplicate:
+    if watch is not None:
+        for record in records_in_order(directory, done):
+            if watch.add(record):
+                return
+        pending.sort(key=lambda m: (m.deal_set, m.rotation))
+    elif config.duplicate:
         # Every deal set's first rotation, then every second one...: a kept-alive bot meets a
         # deal set again (and must be restarted) once per round, not at every match.
         pending.sort(key=lambda m: (m.rotation, m.deal_set))
@@ -426,7 +435,18 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_d
         for bundle in finished.bundles:
             bundle.save(path, count)
         progress(count, total, finished.head)
+        if watch is not None and watch.add(records.load_json(finished.line.encode("utf-8"))):
+            raise Decided("the sequential test has decided")
 
+    try:
+        _play(config, pending, jobs, store, stderr_dir, started, cluster)
+    except Decided:
+        pass
+
+
+def _play(config: Config, pending: list[MatchPlan], jobs: int, store: Callable[[Finished], None],
+          stderr_dir: Path | None, started: Callable[[], None] | None, cluster: ClusterRun | None) -> None:
+    """Play ``pending`` with the executor asked for, storing each result as it comes."""
     if cluster is not None:
         if pending:
             key = config.sign_key
