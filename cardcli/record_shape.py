@@ -355,6 +355,9 @@ def config_problem(config: Any) -> str | None:
         ("sandbox", _sandbox_ok(config.get("sandbox", {})), "an object of mode (auto, on or off), network and binds"),
         ("sign_key", config.get("sign_key") is None or _is_text(config.get("sign_key"), MAX_COMMAND_TEXT),
          "null or the path of a private key"),
+        ("gauntlet", config.get("gauntlet") is None
+         or (type(entrants) is list and any(type(e) is list and e[:1] == [config["gauntlet"]] for e in entrants)),
+         "null or the name of an entrant"),
     ):
         if not ok:
             return f"{key!r} must be {kind}"

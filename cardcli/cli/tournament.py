@@ -42,6 +42,8 @@ from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, pars
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
               help="Replay every deal set with the seats rotated so each entrant plays each hand from each seat.")
 @click.option("--permutations", is_flag=True, help="With --duplicate: every permutation of the seats, not only rotations.")
+@click.option("--gauntlet", default=None, metavar="NAME",
+              help="Entrant NAME plays every match; the other entrants share the other seats in turn.")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, help="Matches at once (default: number of cores).")
 @click.option("--dir", "directory", type=click.Path(file_okay=False), default=None,
               help="The tournament directory: configuration and all records.")
@@ -81,7 +83,8 @@ from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, pars
 @json_option
 def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
                players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
-               jobs: int | None, directory: str | None, resume: str | None, restart_bots: bool, move_time: float,
+               gauntlet: str | None, jobs: int | None, directory: str | None, resume: str | None,
+               restart_bots: bool, move_time: float,
                startup_time: float, quit_grace: float, max_deals: int, on_fault: str, bot_memory: int | None,
                bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
                sandbox_binds: tuple[str, ...], bot_procs: int | None, listen: str | None, tokens_path: str | None,
@@ -103,6 +106,10 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
         if key_path is not None and key_path != config.sign_key:
             raise UsageError(f"--resume continues {path} as it was made: its records are signed with "
                              f"{config.sign_key or 'no key'}, not --sign-key {sign_key}")
+        if gauntlet is not None and gauntlet != config.gauntlet:
+            raise UsageError(f"--resume continues {path} as it was made: its schedule is "
+                             f"{'the gauntlet of ' + display_name(config.gauntlet) if config.gauntlet else 'no gauntlet'}, "
+                             f"not --gauntlet {display_name(gauntlet)}")
     else:
         if game is None or directory is None:
             raise UsageError("give GAME, --dir DIR and at least two --bot NAME=SPEC (or --resume DIR)")
@@ -113,7 +120,7 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
                               "processes": bot_procs},
                              {"mode": sandbox_mode, "network": bot_network,
                               "binds": list(sandbox_policy(sandbox_mode, bot_network, sandbox_binds).binds)},
-                             key_path)
+                             key_path, gauntlet)
     if config.sign_key is not None:
         signing.private_key(config.sign_key)  # can it be read? (kept for the workers, which sign)
     guard = resolve(config.sandbox_policy())
@@ -185,7 +192,7 @@ def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: 
                 players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
                 restart_bots: bool, move_time: float, startup_time: float, quit_grace: float, max_deals: int,
                 on_fault: str, limits: dict[str, int | None], sandbox: dict[str, object],
-                sign_key: str | None) -> runner.Config:
+                sign_key: str | None, gauntlet: str | None = None) -> runner.Config:
     entrants = []
     for item in bots:
         name, sep, spec = item.partition("=")
@@ -197,6 +204,9 @@ def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: 
     names = [n for n, _ in entrants]
     if len(set(names)) != len(names):
         raise UsageError("entrant names must differ")
+    if gauntlet is not None and gauntlet not in names:
+        raise UsageError(f"--gauntlet {display_name(gauntlet)}: not an entrant (the entrants are "
+                         f"{', '.join(display_name(n) for n in names)})")
     seed = new_seed() if seed is None else seed
     given = parse_assignments(options)
     setup = registry.resolve(game, variant, given, players, seed)
@@ -216,6 +226,7 @@ def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: 
         limits=limits,
         sandbox=sandbox,
         sign_key=sign_key,
+        gauntlet=gauntlet,
     )
 
 
@@ -239,15 +250,19 @@ def _warn_unbalanced(config: runner.Config) -> None:
     legitimate. Said once per run, by this process alone, so ``--resume`` repeats it once."""
     spec = registry.get(config.game)
     found = schedule.balance(len(config.entrants), config.players, spec.teams(config.players), config.deal_sets,
-                             config.duplicate, config.permutations)
+                             config.duplicate, config.permutations, config.gauntlet_index)
     if found.even:
         return
-    least, most = min(found.matches), max(found.matches)
+    # a gauntlet's own entrant plays every match: the warning is about the others
+    names = [config.names[e] for e in found.compared]
+    matches = tuple(found.matches[e] for e in found.compared)
+    least, most = min(matches), max(matches)
     even = f"{found.fewer} or {found.more}" if found.fewer is not None else f"{found.more}"
-    click.echo(f"cardcli: warning: unbalanced schedule: with {config.deal_sets} deal sets the entrants play "
-               f"{least} to {most} matches each ({_who(config.names, found.matches, least)}: {least}; "
-               f"{_who(config.names, found.matches, most)}: {most}); --deal-sets {even} would give every "
-               f"entrant the same number of matches", err=True)
+    who = "the entrants" if config.gauntlet is None else f"the entrants other than {display_name(config.gauntlet)}"
+    click.echo(f"cardcli: warning: unbalanced schedule: with {config.deal_sets} deal sets {who} play "
+               f"{least} to {most} matches each ({_who(names, matches, least)}: {least}; "
+               f"{_who(names, matches, most)}: {most}); --deal-sets {even} would give every "
+               f"{'entrant' if config.gauntlet is None else 'other entrant'} the same number of matches", err=True)
 
 
 def _who(names: list[str], matches: tuple[int, ...], count: int) -> str:

@@ -70,6 +70,10 @@ class Config:
     sign_key: str | None = None
     """The absolute path of the private key that signs every record (``--sign-key``), or None.
     Only the path is stored, never the key, so that ``--resume`` signs on with the same key."""
+    gauntlet: str | None = None
+    """The entrant that plays every match (``--gauntlet NAME``), or None for the ordinary
+    schedule. Stored so that ``--resume`` rebuilds the same schedule; a configuration made
+    before gauntlets existed has none."""
     hidden: tuple[str, ...] = attrs.field(default=(), eq=False)
     """The tournament's own directory while it runs: never stored, masked from every bot."""
     remote: RemoteContext | None = attrs.field(default=None, eq=False)
@@ -106,8 +110,14 @@ class Config:
         spec = registry.get(self.game)
         return list(
             plan(len(self.entrants), self.players, spec.teams(self.players), self.deal_sets, self.seed,
-                 self.duplicate, self.permutations)
+                 self.duplicate, self.permutations, self.gauntlet_index)
         )
+
+    @property
+    def gauntlet_index(self) -> int | None:
+        """The index of the gauntlet's entrant, or None (a name that is no entrant's is refused
+        when the configuration is made or loaded)."""
+        return None if self.gauntlet is None else self.names.index(self.gauntlet)
 
 
 class BotPool:

@@ -6,6 +6,9 @@ cancels out, as in ACPC's duplicate poker. Groups cycle through every combinatio
 when there are more entrants than places at the table, so each entrant plays as often as the
 others and from every seat equally. In a partnership game an entrant fills both seats of a
 side.
+
+A *gauntlet* (:func:`gauntlet_groups`) keeps one entrant at the table in every match and shares
+the other places among the rest instead.
 """
 
 from __future__ import annotations
@@ -53,6 +56,47 @@ def groups(entrants: int, table_places: int) -> list[tuple[int, ...]]:
     return list(itertools.combinations(range(entrants), min(entrants, table_places)))
 
 
+def gauntlet_groups(entrants: int, table_places: int, hero: int, deal_sets: int) -> list[tuple[int, ...]]:
+    """The group of each deal set of a gauntlet: ``hero`` first, then the others chosen for it.
+
+    Why this way: the hero is in every group, so each group has ``table_places - 1`` places for
+    the ``entrants - 1`` others. Each deal set takes, one at a time, the other with the fewest
+    deal sets so far; ties go to the one that has met the others already chosen for this deal
+    set least often, then to the one that played least recently, then to the lowest index.
+    Taking the fewest first keeps the others' deal-set counts within 1 of each other after
+    every deal set (before a pick they are c or c + 1; the picks take every c before any
+    c + 1), so they are all equal exactly when ``deal_sets * (table_places - 1)`` is a multiple
+    of the number of others. The tie-breaks only vary who meets whom, so the others do not play
+    in fixed blocks (with 6 others and 3 places, plain round-robin windows would never seat
+    others 0 and 3 together). Nothing here is random: the schedule depends on the numbers
+    alone, so a seed and ``--resume`` always rebuild it.
+
+    With no more entrants than places everybody plays every deal set anyway: the one group of
+    :func:`groups`, hero included, is used for every deal set."""
+    others = [e for e in range(entrants) if e != hero]
+    size = table_places - 1
+    if len(others) <= size:
+        return [groups(entrants, table_places)[0]] * deal_sets
+    played = {o: 0 for o in others}
+    last = {o: -1 for o in others}
+    met: Counter[tuple[int, int]] = Counter()
+    out = []
+    for deal_set in range(deal_sets):
+        chosen: list[int] = []
+        for _ in range(size):
+            pick = min((o for o in others if o not in chosen),
+                       key=lambda o: (played[o], sum(met[(o, c)] for c in chosen), last[o], o))
+            chosen.append(pick)
+        for o in chosen:
+            played[o] += 1
+            last[o] = deal_set
+            for c in chosen:
+                if c != o:
+                    met[(o, c)] += 1
+        out.append((hero, *sorted(chosen)))
+    return out
+
+
 def plan(
     entrants: int,
     num_players: int,
@@ -61,20 +105,34 @@ def plan(
     master_seed: int,
     duplicate: bool = True,
     permutations: bool = False,
+    gauntlet: int | None = None,
 ) -> Iterator[MatchPlan]:
-    """Every match of the tournament, in order."""
+    """Every match of the tournament, in order. With ``gauntlet`` (an entrant's index), that
+    entrant plays every match and the others share the other places (:func:`gauntlet_groups`);
+    each deal set is then played by its group as any other: once per rotation with
+    ``duplicate``, so the gauntlet's entrant sits each place once per deal set. With no more
+    entrants than places the schedule is the ordinary one, where everybody plays every match."""
     table = places(num_players, teams)
     size = min(entrants, len(table))
+    chosen = None
+    if gauntlet is not None and entrants > len(table):
+        chosen = gauntlet_groups(entrants, len(table), gauntlet, deal_sets)
     cycle = groups(entrants, len(table))
     index = 0
     for deal_set in range(deal_sets):
-        group = cycle[deal_set % len(cycle)]
-        # fewer entrants than places: cycle the group round the table, starting from a different
-        # entrant on each pass through the groups, so over `size` passes all fill equally
-        start = (deal_set // len(cycle)) % size
+        if chosen is not None:
+            # the gauntlet's groups never repeat as a cycle: without duplicate deals, its
+            # entrant (first in the group) moves one place on at every deal set instead
+            group, start, shift = chosen[deal_set], 0, deal_set
+        else:
+            group = cycle[deal_set % len(cycle)]
+            # fewer entrants than places: cycle the group round the table, starting from a
+            # different entrant on each pass through the groups, so over `size` passes all fill
+            # equally
+            start = (deal_set // len(cycle)) % size
+            shift = deal_set // len(cycle)
         filled = [group[(start + i) % size] for i in range(len(table))]
         if not duplicate:
-            shift = deal_set // len(cycle)
             arrangements = [filled[shift % len(table):] + filled[: shift % len(table)]]
         elif permutations:
             arrangements = sorted(set(itertools.permutations(filled)), key=lambda p: list(p))
@@ -105,11 +163,19 @@ class Balance:
     more: int
     """The smallest number of deal sets, the schedule's own or more, with which every entrant
     plays equally often."""
+    gauntlet: int | None = None
+    """The entrant that plays every match of a gauntlet: it is not compared with the others
+    (it always plays more), and "every entrant" above means every other entrant."""
+
+    @property
+    def compared(self) -> tuple[int, ...]:
+        """The entrants whose numbers of matches should be equal: all but a gauntlet's."""
+        return tuple(e for e in range(len(self.matches)) if e != self.gauntlet)
 
     @property
     def even(self) -> bool:
-        """Whether every entrant plays as many matches as every other."""
-        return len(set(self.matches)) <= 1
+        """Whether every entrant (but a gauntlet's) plays as many matches as every other."""
+        return len({self.matches[e] for e in self.compared}) <= 1
 
 
 def balance(
@@ -119,6 +185,7 @@ def balance(
     deal_sets: int,
     duplicate: bool = True,
     permutations: bool = False,
+    gauntlet: int | None = None,
 ) -> Balance:
     """How many matches each entrant plays in the schedule :func:`plan` makes, and the nearest
     numbers of deal sets with which they would all play equally often.
@@ -141,11 +208,20 @@ def balance(
     which everyone reaches only with n C(n-1, k-1) = k C(n, k) places filled: the whole
     cycle. With fewer entrants than places there is one group, everybody plays every match,
     and any number of deal sets is even. (The tests also count every prefix for small fields.)
+
+    A gauntlet (:func:`gauntlet_groups`) with more entrants than places gives the n - 1 others
+    k - 1 places a deal set, and keeps their deal-set counts within 1 of each other after every
+    deal set: they are equal exactly when n - 1 divides d (k - 1), that is every
+    (n - 1) / gcd(n - 1, k - 1) deal sets. Every deal set has as many matches as any other, so
+    the matches follow.
     """
     played: Counter[int] = Counter()
-    for match in plan(entrants, num_players, teams, deal_sets, 0, duplicate, permutations):
+    for match in plan(entrants, num_players, teams, deal_sets, 0, duplicate, permutations, gauntlet):
         played.update(set(match.seating))
     table = len(places(num_players, teams))
-    cycle = math.comb(entrants, min(entrants, table))  # len(groups(entrants, table)), without making them
+    if gauntlet is not None and entrants > table:
+        cycle = (entrants - 1) // math.gcd(entrants - 1, table - 1)
+    else:
+        cycle = math.comb(entrants, min(entrants, table))  # len(groups(entrants, table)), without making them
     below = (deal_sets - 1) // cycle * cycle
-    return Balance(tuple(played[e] for e in range(entrants)), below or None, below + cycle)
+    return Balance(tuple(played[e] for e in range(entrants)), below or None, below + cycle, gauntlet)
