@@ -202,3 +202,9 @@ def records_match_the_schema(record_checker: record_schema_check.Checker):
     yield
     refused = record_checker.refused()
     assert not refused, "\n".join(refused)
+
+
+def standings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A table's ``entrants`` rows without what the clock decides (``time_ms``, the time per
+    move): what two runs of the same tournament must agree on, whatever ran them."""
+    return [{k: v for k, v in row.items() if k != "time_ms"} for row in rows]

@@ -3,6 +3,8 @@
 Results are computed from the records in schedule order, whatever order the matches finished
 in, so an interrupted and resumed tournament ends with exactly the table of an uninterrupted
 one. Ratings use OpenSkill's Plackett-Luce model, made for multiplayer free-for-all and teams.
+Each entrant's time per move is summed up in a bounded histogram (:class:`MoveTimes`), so the
+table's memory does not grow with the number of moves.
 """
 
 from __future__ import annotations
@@ -33,6 +35,88 @@ ORDER = f"ranked by {RANKED_BY} = mu - 3 sigma, highest first (equal {RANKED_BY}
 in the same order, each with its ``rank``."""
 
 
+BUCKETS_PER_DOUBLING = 16
+"""Histogram buckets per doubling of the time per move: bucket *i* holds the times in
+[2**(i/16), 2**((i+1)/16)) microseconds, each a factor of 2**(1/16) (4.4%) wide."""
+
+TOP_BUCKET = 40 * BUCKETS_PER_DOUBLING
+"""The last bucket: times from 2**40 microseconds (about 12.7 days, far above any move time
+limit) up are counted in it (the maximum is still exact)."""
+
+
+@attrs.frozen
+class TimeSummary:
+    """An entrant's time per move, in milliseconds (``time_ms`` of a table row)."""
+
+    mean: float | None
+    p95: float | None
+    """The 95th percentile by the nearest-rank method, read from the histogram (see
+    :meth:`MoveTimes.percentile`)."""
+    max: float | None
+    moves: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mean": self.mean, "p95": self.p95, "max": self.max, "moves": self.moves}
+
+
+@attrs.define
+class MoveTimes:
+    """The times of one entrant's moves: count, sum, maximum and a histogram of log-spaced
+    buckets, each with the smallest and largest time it has seen.
+
+    Why a histogram: a tournament may have millions of moves, and keeping them all to find
+    the 95th percentile would make the table's memory grow with them. The histogram has at
+    most ``TOP_BUCKET + 2`` buckets (a zero bucket for the moves timed at 0, as built-in players'
+    are, and 642 others) whatever the number of moves, and the percentile it gives is within
+    a factor 2**(1/32) (2.2%) of the exact one: the reported value is the middle (geometric)
+    of the bucket that holds it, kept within the smallest and largest times that bucket has
+    seen, so it is exact whenever those are equal (all the zero times of a built-in player).
+    Times are kept in microseconds, the resolution of a record's ``ms``."""
+
+    count: int = 0
+    total: float = 0.0
+    largest: float = 0.0
+    buckets: dict[int, list[float]] = attrs.field(factory=dict)
+    """Bucket index → [count, smallest, largest], the times in microseconds; -1 is time 0."""
+
+    def add(self, ms: float) -> None:
+        us = max(0.0, float(ms)) * 1000.0  # a hand-edited record may hold a negative time
+        self.count += 1
+        self.total += us
+        self.largest = max(self.largest, us)
+        key = -1 if us < 1.0 else min(TOP_BUCKET, int(math.log2(us) * BUCKETS_PER_DOUBLING))
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            self.buckets[key] = [1, us, us]
+        else:
+            bucket[0] += 1
+            bucket[1] = min(bucket[1], us)
+            bucket[2] = max(bucket[2], us)
+
+    def percentile(self, fraction: float) -> float | None:
+        """The nearest-rank percentile, in microseconds: the value of the ceil(fraction * n)-th
+        smallest time (at least the first), read from the histogram; None without moves."""
+        if not self.count:
+            return None
+        rank = max(1, math.ceil(fraction * self.count))
+        seen = 0.0
+        for key in sorted(self.buckets):
+            n, low, high = self.buckets[key]
+            seen += n
+            if seen >= rank:
+                middle = 0.0 if key < 0 else 2 ** ((key + 0.5) / BUCKETS_PER_DOUBLING)
+                return min(high, max(low, middle))
+        return self.largest  # not reached: the counts add up to count
+
+    def summary(self) -> TimeSummary:
+        if not self.count:
+            return TimeSummary(None, None, None, 0)
+        p95 = self.percentile(0.95)
+        assert p95 is not None
+        return TimeSummary(round(self.total / self.count / 1000, 3), round(p95 / 1000, 3),
+                           round(self.largest / 1000, 3), self.count)
+
+
 @attrs.define
 class EntrantStats:
     name: str
@@ -42,6 +126,7 @@ class EntrantStats:
     losses: int = 0
     per_deal: list[float] = attrs.field(factory=list)
     faults: Counter[str] = attrs.field(factory=Counter)
+    times: MoveTimes = attrs.field(factory=MoveTimes)
 
     def mean_ci(self) -> tuple[float, float]:
         """Mean score per deal and the half-width of its 95% confidence interval."""
@@ -102,9 +187,14 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
                 st.per_deal.append(sum(result["scores"][s] for s in seats) / len(seats) / deals)
         for fault in record["faults"]:
             stats[seating[fault["seat"]]].faults[fault["kind"]] += 1
+        for deal in record["deals"]:
+            for move in deal["moves"]:
+                # the referee's fallback player moved for a faulty bot: not the entrant's time
+                if move.get("by", "seat") != "fallback":
+                    stats[seating[move["seat"]]].times.add(move["ms"])
         if len(entrants) > 1:
             teams = [[ratings[e]] for e in entrants]
-            updated = model.rate(teams, ranks=[rank[e] for e in entrants])
+            updated = model.rate(teams, ranks=dense_ranks([rank[e] for e in entrants]))
             for e, team in zip(entrants, updated):
                 ratings[e] = team[0]
             for a in entrants:
@@ -127,6 +217,7 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
                 "score_per_deal": round(mean, 3) if st.per_deal else None,
                 "score_per_deal_ci": round(half, 3) if st.per_deal and math.isfinite(half) else None,
                 "faults": dict(sorted(st.faults.items())),
+                "time_ms": st.times.summary().to_json(),
             }
         )
     # by the rounded value every output shows, so two entrants shown level are ordered by name
@@ -138,6 +229,18 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
     }
     pairs = paired.results() if paired is not None else paired_results(names, (), lower)
     return Table(tuple(rows), crosstable, count, lower, tuple(pairs))
+
+
+def dense_ranks(places: Sequence[float]) -> list[float]:
+    """The places of a match as the whole ranks OpenSkill reads: 1 for the best place, 2 for
+    the next distinct one, and so on; equal places stay equal.
+
+    Why: an entrant's place is the mean of its seats' (win 1, draw 2, lose 3), so an entrant in
+    two seats that won one and drew the other is 1.5; OpenSkill's Plackett-Luce (checked with
+    6.x, ``int(ranks[index])``) truncates ranks to integers, which would make that 1.5 a win
+    level with a whole win, and 2.5 a draw. Dense ranks keep the order and the ties exactly."""
+    order = {place: float(i) for i, place in enumerate(sorted(set(places)), start=1)}
+    return [order[place] for place in places]
 
 
 def _standings(record: dict[str, Any]) -> list[str]:
@@ -197,6 +300,15 @@ def render(table: Table, names: Sequence[str]) -> str:
             verdict = pair.verdict if pair.better is None else f"{display_name(pair.better)} better"
             lines.append(f"  {shown.get(pair.a, pair.a):>{width}} - {shown.get(pair.b, pair.b):<{width}} "
                          f"{mean:>7} ± {ci:<6} n {pair.n:<5} W-D-L {pair.wins}-{pair.draws}-{pair.losses}  {verdict}")
+    timed = [r for r in table.rows if (r.get("time_ms") or {}).get("moves")]
+    if timed:
+        lines.append("")
+        lines.append("time per move in ms (fallback moves left out; p95 by nearest rank, within 2.2%):")
+        lines.append(f"  {'entrant':<{width}} {'mean':>9} {'p95':>9} {'max':>9} {'moves':>9}")
+        for r in timed:
+            t = r["time_ms"]
+            lines.append(f"  {shown.get(r['entrant'], display_name(r['entrant'])):<{width}} {t['mean']:>9.3f} "
+                         f"{t['p95']:>9.3f} {t['max']:>9.3f} {t['moves']:>9}")
     return "\n".join(lines)
 
 
@@ -210,13 +322,21 @@ def pairs_csv_rows(table: Table) -> list[list[str]]:
     return rows
 
 
+TIME_COLUMNS = {"time_mean_ms": "mean", "time_p95_ms": "p95", "time_max_ms": "max"}
+"""The CSV columns of the time per move (appended after ``faults``) and the ``time_ms`` keys
+they come from."""
+
+
 def to_csv_rows(table: Table) -> list[list[str]]:
     """The table as CSV rows, a header first, in the table's order (:data:`ORDER`). The columns
-    keep the order they have always had, for the scripts that read them by position."""
+    keep the order they have always had, for the scripts that read them by position; the time
+    per move comes after them (:data:`TIME_COLUMNS`), empty for an entrant without moves."""
     header = ["rank", "entrant", "rating", "rating_ci", RANKED_BY, "matches", "wins", "draws", "losses",
               "score_per_deal", "score_per_deal_ci", "faults"]
-    rows = [header]
+    rows = [header + list(TIME_COLUMNS)]
     for r in table.rows:
         faults = ";".join(f"{k}={v}" for k, v in r["faults"].items())
-        rows.append([str(r[k]) if r[k] is not None else "" for k in header[:-1]] + [faults])
+        times = r.get("time_ms") or {}
+        rows.append([str(r[k]) if r[k] is not None else "" for k in header[:-1]] + [faults]
+                    + ["" if times.get(key) is None else str(times[key]) for key in TIME_COLUMNS.values()])
     return rows
