@@ -60,11 +60,11 @@ def random_options(spec: GameSpec, variant: str, rng: random.Random) -> dict[str
 
 
 def play(game: str, variant: str, seed: int, options: dict[str, Any] | None = None,
-         num_players: int | None = None) -> Played:
+         num_players: int | None = None, max_deals: int = Settings().max_deals) -> Played:
     setup = registry.resolve(game, variant, options or {}, num_players, seed)
     seats = tuple(TranscriptSeat(f"t{i}", f"{seed}/{i}") for i in range(setup.num_players))
     events: list[Event] = []
-    result = play_match(setup, seats, Settings(move_time=5), listener=events.extend)
+    result = play_match(setup, seats, Settings(move_time=5, max_deals=max_deals), listener=events.extend)
     return Played(result, seats, tuple(events))
 
 

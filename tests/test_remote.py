@@ -318,7 +318,8 @@ def test_the_network_grace_is_added_to_the_move_time_and_recorded(tmp_path: Path
         record_file = tmp_path / f"grace{grace}.jsonl"
         referee = Referee("play", "peppa", "--seed", "8", "--listen", "127.0.0.1:0", "--tokens", str(path),
                           "--seat", "remote:alice", "--seat", "random", "--seat", "random", "--seat", "random",
-                          "--move-time", "0.5", "--network-grace", grace, "--record", str(record_file))
+                          "--move-time", "0.5", "--network-grace", grace, "--record", str(record_file),
+                          "--max-deals", "2")
         relay = connect(referee.port, "alice", pairs["alice"], bot=slow)
         code, out, err = referee.finish()
         relay.wait(30)
@@ -343,7 +344,7 @@ def test_wss_with_a_certificate_of_the_organisers_own(tmp_path: Path, tokens: An
     record_file = tmp_path / "tls.jsonl"
     referee = Referee("play", "peppa", "--seed", "2", "--listen", "127.0.0.1:0", "--tokens", str(path),
                       "--cert", str(chain), "--key", str(key), "--seat", "remote:alice", "--seat", "random",
-                      "--seat", "random", "--seat", "random", "--record", str(record_file))
+                      "--seat", "random", "--seat", "random", "--record", str(record_file), "--max-deals", "2")
     assert any("wss://127.0.0.1:" in line for line in referee.err_lines)
     untrusting = subprocess.run(
         [sys.executable, "-m", "cardcli", "connect", f"wss://127.0.0.1:{referee.port}/", "--name", "alice",

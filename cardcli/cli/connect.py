@@ -3,8 +3,6 @@ referee (``protocol/REMOTE.md``). A thin layer: the relay is :mod:`cardcli.remot
 
 from __future__ import annotations
 
-import asyncio
-
 import click
 
 from ..errors import UsageError
@@ -41,6 +39,8 @@ def connect(url: str, name: str, token: str, concurrency: int, once: bool, cafil
     after a fault or a lost session with --once, or when the referee cannot be reached within
     --retry-time, 2 for a refused name or token or bad input, 130 on Ctrl-C and 143 on SIGTERM.
     """
+    import asyncio
+
     try:
         from ..remote import relay
     except ImportError as err:
