@@ -33,7 +33,6 @@ import tempfile
 import threading
 import time
 from collections import deque
-from pathlib import Path
 from typing import Any, Mapping
 
 import attrs
@@ -49,7 +48,6 @@ from . import link, wire
 
 log = logging.getLogger("cardcli.remote")
 
-DEFAULT_PORT = 7000
 RETURN_TIME = 3.0
 """Seconds the listener stays open at its close after a session ended with ``quit`` or
 ``fault``, to tell the relay that comes back for another session that it is over."""
@@ -325,12 +323,6 @@ class Listener:
                 os.rmdir(self._folder)
             except OSError:
                 pass
-
-    def close_inherited(self) -> None:
-        """In a forked worker: let go of the listener's sockets, which only the parent serves."""
-        for sock in (self._tcp, self._unix):
-            if sock is not None:
-                sock.close()
 
     # -- the loop ---------------------------------------------------------------------------------
 
@@ -718,11 +710,3 @@ async def _tell(writer: asyncio.StreamWriter, kind: bytes, payload: str) -> None
 
 class _Ended(CardcliError):
     """The seat ended its session (a link ``E`` frame)."""
-
-
-def private_folder(path: str) -> bool:
-    """Whether ``path`` is a directory only its owner can enter (the link's folder)."""
-    try:
-        return (Path(path).stat().st_mode & 0o077) == 0
-    except OSError:
-        return False

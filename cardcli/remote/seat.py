@@ -102,7 +102,7 @@ class RemoteSeat(LineSeat):
                 if kind == link.BOUND:
                     self._bound_at = time.monotonic()
                 rtt, _, reconnects = payload.partition(" ")
-                self.rtt_ms = float(rtt) if float(rtt) >= 0 else None
+                self.rtt_ms = float(rtt) if not rtt.startswith("-") else None
                 self.reconnects = int(reconnects)
             elif kind == link.GONE:
                 what, _, detail = payload.partition(" ")

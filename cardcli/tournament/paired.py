@@ -294,6 +294,8 @@ class PairedTally:
     names: tuple[str, ...]
     lower_is_better: bool
     cells: dict[tuple[int, int, int], list[float]] = attrs.field(factory=dict)
+    seats: set[int] = attrs.field(factory=set)
+    """The seats seen, to walk one deal set's cells."""
     skipped: int = 0
     """Records left out because they are not complete."""
 
@@ -320,6 +322,7 @@ class PairedTally:
                 total = sum(p[seat] for p in points)
             except (IndexError, TypeError):
                 raise RecordError(f"record {tag.get('key')!r}: a deal without points for seat {seat}") from None
+            self.seats.add(seat)
             cell = self.cells.setdefault((deal_set, seat, entrant), [0.0, 0])
             cell[0] += total / len(points)
             cell[1] += 1
@@ -347,12 +350,20 @@ class PairedTally:
         """One observation per deal set for the sequential test: (deal set, mean of the pair's
         differences over the seats both played in it), in deal set order. The seats of one
         deal set share its cards, so they are averaged rather than counted as independent."""
-        sums: dict[int, list[float]] = {}
-        for obs in self.observations(a, b):
-            cell = sums.setdefault(obs.deal_set, [0.0, 0])
-            cell[0] += obs.difference
-            cell[1] += 1
-        return [(d, total / count) for d, (total, count) in sorted(sums.items())]
+        found = ((d, self.deal_set_difference(a, b, d)) for d in sorted({key[0] for key in self.cells}))
+        return [(d, difference) for d, difference in found if difference is not None]
+
+    def deal_set_difference(self, a: int, b: int, deal_set: int) -> float | None:
+        """The observation of one deal set (see :meth:`deal_set_differences`), or None when A and
+        B share no seat of it. Read from that deal set's cells alone, so a test fed deal set by
+        deal set costs the same at the thousandth as at the first."""
+        sign = -1.0 if self.lower_is_better else 1.0
+        differences = []
+        for seat in sorted(self.seats):
+            mine, theirs = self.cells.get((deal_set, seat, a)), self.cells.get((deal_set, seat, b))
+            if mine is not None and theirs is not None:
+                differences.append(sign * (mine[0] / mine[1] - theirs[0] / theirs[1]))
+        return sum(differences) / len(differences) if differences else None
 
     def results(self) -> list[PairResult]:
         """One :class:`PairResult` per pair of entrants, (0, 1), (0, 2), ..., (1, 2), ...: every

@@ -1,7 +1,7 @@
 """Stopping a tournament as soon as its question is answered: ``--sprt A,B,D0,D1[,ALPHA,BETA]``.
 
 The sequential test (:mod:`.sprt`) is fed one observation per *finished deal set*: A's paired
-difference with B over the seats of that deal set (:meth:`.paired.PairedTally.deal_set_differences`),
+difference with B over the seats of that deal set (:meth:`.paired.PairedTally.deal_set_difference`),
 and only in deal-set order, each once every match of it is recorded. Matches finish in any
 order with ``-j`` or on a cluster; feeding the deal sets in their own order makes the verdict,
 and the deal set it came at, the same however the matches were spread. While a test runs, the
@@ -44,9 +44,9 @@ class SprtWatch:
         self.seen[int(record["tournament"]["deal_set"])] += 1
         while self.state.verdict == CONTINUE and self.next_set in self.expected \
                 and self.seen[self.next_set] >= self.expected[self.next_set]:
-            differences = dict(self.tally.deal_set_differences(self.a, self.b))
-            if self.next_set in differences:
-                self.state.add(differences[self.next_set])
+            difference = self.tally.deal_set_difference(self.a, self.b, self.next_set)
+            if difference is not None:
+                self.state.add(difference)
             self.next_set += 1
             if self.state.verdict != CONTINUE:
                 self.decided_after = self.next_set
