@@ -4,12 +4,13 @@ The trick games hold their hands this way: following suit is one ``&``, taking a
 hand one ``^``, and a mask is an ``int`` that copies for free. The 40- and 24-card decks are
 subsets of the same 52 bits, so one set of tables serves every game. Masks turn back into
 card indices or texts in canonical order through a cache per suit block (a suit's 13 bits
-have only 8,192 values, and hands are read on every move).
+have only 8,192 values, and hands are read on every move). :class:`DeckActions` numbers the
+cards of a smaller deck from 0, the integer actions of the games that play one.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from ..cards import SUITS, Card, french_52
 
@@ -89,3 +90,35 @@ def cards(mask: int) -> tuple[Card, ...]:
     """The cards of a mask, in canonical order."""
     got = _CARDS.get(mask)
     return got if got is not None else _by_suit(mask, _CARDS, _build_cards)
+
+
+class DeckActions:
+    """The cards of a game's own deck as integer actions: action ``a`` is the ``a``-th card of
+    the deck in canonical order (0..39 for Il Pigugnìn's 40 cards, 0..23 for Pepper's 24),
+    while hands stay masks over the 52 bits. A learning environment wants a dense action
+    space, the rules want the shared bits; this is the one translation between the two.
+    The deck is canonical order with cards left out, so a mask's actions come out sorted.
+    """
+
+    def __init__(self, deck: Sequence[Card]) -> None:
+        self.size = len(deck)
+        self.index_of: tuple[int, ...] = tuple(INDEX[c] for c in deck)
+        """Each action's card index in :data:`DECK` (its bit)."""
+        self.texts: tuple[str, ...] = tuple(c.text for c in deck)
+        """Each action's card token."""
+        where = {index: action for action, index in enumerate(self.index_of)}
+        self._action_of: tuple[int, ...] = tuple(where.get(i, -1) for i in range(len(DECK)))
+        self._cache: dict[int, tuple[int, ...]] = {}
+
+    def index(self, action: int) -> int:
+        """The card index of a card action, or -1 when ``action`` is not one."""
+        return self.index_of[action] if 0 <= action < self.size else -1
+
+    def actions(self, mask: int) -> tuple[int, ...]:
+        """The actions of the cards of ``mask``, sorted (canonical order)."""
+        got = self._cache.get(mask)
+        return got if got is not None else _by_suit(mask, self._cache, self._build)
+
+    def _build(self, mask: int) -> tuple[int, ...]:
+        action_of = self._action_of
+        return tuple(action_of[i] for i in _build_indices(mask))

@@ -291,6 +291,15 @@ class PeppaMatch(MaskHands, MatchBase):
             lower_is_better=True,
         )
 
+    def clone(self) -> "PeppaMatch":
+        """An independent copy: the totals, hands, passes and trick play are copied, every
+        immutable value (options, point tables, deal scores) is shared."""
+        twin = self._twin()
+        twin.totals = list(self.totals)
+        twin.passes = dict(self.passes)
+        self._clone_play(twin, twin._trick_points)
+        return twin
+
     # -- integer actions ----------------------------------------------------------------------
 
     def current_player(self) -> int:

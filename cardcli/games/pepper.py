@@ -4,6 +4,11 @@
 item (R1..R14) it follows. Seats are numbered clockwise and Pepper is played clockwise: the
 dealer's left, ``dealer+1``, bids first; partners (4 players) sit opposite. With 2 players a
 third hand is dealt face down to nobody: it is in the record, and no seat is ever told it.
+
+Moves come as protocol tokens (:meth:`PepperMatch.apply`) or as integer actions
+(:meth:`PepperMatch.apply_action`) from one fixed space of :data:`NUM_ACTIONS`: the 24 cards in
+canonical order, then the bids, then the trumps (:func:`action_text`, :func:`action_of`). Both
+ways share every check.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from .base import (
     first_dealer,
 )
 from .sides import best, seats, side_map, sides_for, with_forfeits
-from .card_bits import cards, mask_of, texts
+from .card_bits import TEXTS, DeckActions, cards, mask_of, texts
 from .notation import checked
 from .trick_text import TricksOnlyRenderer
 from .tricks import MaskHands, Ranking, TrickPlay
@@ -35,6 +40,10 @@ from .tricks import MaskHands, Ranking, TrickPlay
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 TRUMPS = ("C", "D", "H", "S", "NT")
 PEPPERS = ("small", "big")
+BIDS = ("pass", "1", "2", "3", "4", "5", "6", "7", *PEPPERS)
+"""Every bid token of any player count, lowest first (4 players never bid 6 or 7)."""
+BID_FORM = "a bid is pass, a number, small or big"
+TRUMP_FORM = "trump is C, D, H, S or NT"
 
 
 @attrs.frozen
@@ -76,8 +85,25 @@ class Phase:
     OVER = "over"
 
 
+@attrs.frozen
+class DealResult:
+    """How a played deal was scored: what its ``made``/``set`` and ``score`` events tell."""
+
+    made: bool
+    tricks: int
+    """The declaring side's tricks."""
+    points: tuple[int, ...]
+    """Each seat's points for the deal."""
+
+
 class PepperMatch(MaskHands, MatchBase):
-    """A whole game of Pepper, deal after deal, until a side reaches the target."""
+    """A whole game of Pepper, deal after deal, until a side reaches the target.
+
+    Two ways in share one set of rules: the protocol's text moves (:meth:`decisions`,
+    :meth:`apply`, which also produce the events) and integer actions for search and playouts
+    (:meth:`current_player`, :meth:`legal_actions`, :meth:`apply_action`), which skip the
+    events.
+    """
 
     def __init__(self, options: PepperOptions, num_players: int = 4, first_dealer: int = 0):
         super().__init__()
@@ -86,7 +112,9 @@ class PepperMatch(MaskHands, MatchBase):
         self.options = options
         self.num_players = num_players
         self.sides = sides_for(num_players)
-        self.side_of = side_map(self.sides)
+        sides_of = side_map(self.sides)
+        self.side_of = tuple(sides_of[s] for s in range(num_players))
+        """Each seat's side; a tuple, so clones share it."""
         self.hand_size = 6 if num_players == 4 else 8
         self.levels = tuple(str(i) for i in range(1, 6 if num_players == 4 else 8)) + PEPPERS
         self.dealer = first_dealer
@@ -96,8 +124,17 @@ class PepperMatch(MaskHands, MatchBase):
         self._result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         self.hand_masks = [0] * num_players
         self.dead: list[Card] = []
+        self._dealt: tuple[tuple[Card, ...], ...] = ()
         self.trump: str | None = None
         self.tricks = TrickPlay(self.hand_masks, 0, True, _no_points)
+        self.bids: list[tuple[int, str]] = []
+        self.passed: set[int] = set()
+        self.spoken: set[int] = set()
+        self.high: tuple[int, str] | None = None
+        self.turn = -1
+        """The seat to bid (during the auction)."""
+        self.declarer = -1
+        self.contract = ""
 
     # -- the protocol every game offers -------------------------------------------------------
 
@@ -129,12 +166,12 @@ class PepperMatch(MaskHands, MatchBase):
             hands[positions[slot]].append(card)
         self.hand_masks = [mask_of(hands[s]) for s in range(n)]
         self.dead = hands.get(None, [])
-        self._dealt = self.hands
+        self._dealt = tuple(cards(m) for m in self.hand_masks)
         self.trump = None
-        self.bids: list[tuple[int, str]] = []
-        self.passed: set[int] = set()
-        self.spoken: set[int] = set()
-        self.high: tuple[int, str] | None = None
+        self.bids = []
+        self.passed = set()
+        self.spoken = set()
+        self.high = None
         self.turn = (self.dealer + 1) % n
         self.phase = Phase.BID
         events = [Event("deal", (str(self._deals_started), str(self.dealer)))]
@@ -147,7 +184,7 @@ class PepperMatch(MaskHands, MatchBase):
         if self.phase == Phase.TRUMP:
             return (Decision(self.declarer, "trump", self._trump_moves()),)
         if self.phase == Phase.PLAY:
-            return (Decision(self.tricks.turn, "play", texts(self.tricks.legal(self.tricks.follow))),)
+            return (Decision(self.tricks.turn, "play", texts(self._turn_mask())),)
         return ()
 
     def acting(self) -> tuple[tuple[int, str], ...]:
@@ -161,35 +198,112 @@ class PepperMatch(MaskHands, MatchBase):
 
     def apply(self, seat: int, move: str) -> list[Event]:
         if self.phase == Phase.BID:
-            self._check(seat, self.turn, move, self._bid_moves(seat), "a bid is pass, a number, small or big")
-            return self._apply_bid(seat, move)
+            self._check_bid(seat, move)
+            self._bid(seat, move)
+            events = [Event("bid", (str(seat), move))]
+            return events if self.phase == Phase.BID else events + self._auction_events()
         if self.phase == Phase.TRUMP:
-            self._check(seat, self.declarer, move, self._trump_moves(), "trump is C, D, H, S or NT")
-            return self._apply_trump(move)
+            self._check_trump(seat, move)
+            self._name_trump(move)
+            return [Event("trump", (str(self.declarer), move))] + self.tricks.start()
         if self.phase == Phase.PLAY:
-            self._play(seat, move)
+            self.tricks.play(seat, checked(self._checked_card, seat, move))
             events = self.tricks.play_events()
-            return events + self._end_deal() if self.tricks.finished else events
+            return events + self._result_events(self._score_deal()) if self.tricks.finished else events
         raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
     def apply_quietly(self, seat: int, move: str) -> None:
-        if self.phase != Phase.PLAY:
-            self.apply(seat, move)
-            return
-        self._play(seat, move)
-        if self.tricks.finished:
-            self._end_deal()
+        if self.phase == Phase.BID:
+            self._check_bid(seat, move)
+            self._bid(seat, move)
+        elif self.phase == Phase.TRUMP:
+            self._check_trump(seat, move)
+            self._name_trump(move)
+        elif self.phase == Phase.PLAY:
+            self._play(seat, checked(self._checked_card, seat, move))
+        else:
+            raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
-    def _play(self, seat: int, move: str) -> None:
-        self.tricks.play(seat, checked(self._checked_card, seat, move))
+    def clone(self) -> "PepperMatch":
+        """An independent copy: the totals, the auction, the hands and the trick play are
+        copied, every immutable value (options, rankings, dealt hands, deal scores) is shared."""
+        twin = self._twin()
+        twin.side_totals = list(self.side_totals)
+        twin.dead = list(self.dead)
+        twin.bids = list(self.bids)
+        twin.passed = set(self.passed)
+        twin.spoken = set(self.spoken)
+        self._clone_play(twin, self.tricks.trick_points)
+        return twin
+
+    # -- integer actions ----------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to bid, to name trumps or to play, or -1 when a deal is due or the match is
+        over. Every decision of Pepper is one seat's, so there is nothing to put in order."""
+        if self.phase == Phase.PLAY:
+            return self.tricks.turn
+        if self.phase == Phase.BID:
+            return self.turn
+        if self.phase == Phase.TRUMP:
+            return self.declarer
+        return -1
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The actions of :meth:`current_player`, sorted: the same moves, in the same order, as
+        the tokens :meth:`decisions` offers."""
+        if self.phase == Phase.PLAY:
+            return CARD_ACTIONS.actions(self._turn_mask())
+        if self.phase == Phase.BID:
+            return _actions(self._bid_moves(self.turn))
+        if self.phase == Phase.TRUMP:
+            return _actions(self._trump_moves())
+        return ()
+
+    def apply_action(self, action: int) -> None:
+        """Apply ``action`` for :meth:`current_player`, without events; an illegal action is
+        refused with IllegalMoveError and changes nothing."""
+        phase = self.phase
+        if phase not in PHASE_ACTIONS:
+            raise IllegalMoveError(f"no move is due in phase {phase}")
+        if action not in PHASE_ACTIONS[phase]:
+            raise IllegalMoveError(f"action {action} is not a {phase} action")
+        if phase == Phase.PLAY:
+            seat, index = self.tricks.turn, CARD_ACTIONS.index_of[action]
+            self._check_legal(index)
+            self._play(seat, index)
+        elif phase == Phase.BID:
+            move = ACTION_TEXTS[action]
+            self._check_bid(self.turn, move)
+            self._bid(self.turn, move)
+        else:
+            move = ACTION_TEXTS[action]
+            self._check_trump(self.declarer, move)
+            self._name_trump(move)
+
+    # -- trick play ---------------------------------------------------------------------------
+
+    def _turn_mask(self) -> int:
+        """The cards the seat to play may play, as a mask."""
+        return self.tricks.legal(self.tricks.follow)
 
     def _checked_card(self, seat: int, move: str) -> int:
         """The index of the card a play token names, once the play is checked; changes nothing,
         so :func:`~cardcli.games.notation.checked` may try a respelt token with it."""
         index = self.tricks.index_for(seat, move)
-        if not self.tricks.legal(self.tricks.follow) >> index & 1:
-            raise IllegalMoveError(f"{move} may not be played now: must follow suit")
+        self._check_legal(index)
         return index
+
+    def _check_legal(self, index: int) -> None:
+        """Refuse a card of the seat to play's hand that it may not play now."""
+        if not self._turn_mask() >> index & 1:
+            raise IllegalMoveError(f"{TEXTS[index]} may not be played now: must follow suit")
+
+    def _play(self, seat: int, index: int) -> None:
+        """Play a checked card; score the deal, without its events, after the last trick."""
+        self.tricks.play(seat, index)
+        if self.tricks.finished:
+            self._score_deal()
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         if self._result is None:
@@ -203,6 +317,12 @@ class PepperMatch(MaskHands, MatchBase):
         return tuple(self.side_totals[self.side_of[s]] for s in range(self.num_players))
 
     # -- the auction --------------------------------------------------------------------------
+
+    def _check_bid(self, seat: int, move: str) -> None:
+        self._check(seat, self.turn, move, self._bid_moves(seat), BID_FORM)
+
+    def _check_trump(self, seat: int, move: str) -> None:
+        self._check(seat, self.declarer, move, self._trump_moves(), TRUMP_FORM)
 
     def _check(self, seat: int, due: int, move: str, legal: tuple[str, ...], form: str) -> None:
         if seat != due:
@@ -224,7 +344,8 @@ class PepperMatch(MaskHands, MatchBase):
         )
         return raises if stuck else ("pass", *raises)
 
-    def _apply_bid(self, seat: int, move: str) -> list[Event]:
+    def _bid(self, seat: int, move: str) -> None:
+        """Make a checked bid; close the auction when it is over."""
         self.bids.append((seat, move))
         self.spoken.add(seat)
         if move == "pass":
@@ -233,11 +354,10 @@ class PepperMatch(MaskHands, MatchBase):
             self.high = (seat, move)
             if not self.options.pass_is_final:
                 self.passed = set()
-        events = [Event("bid", (str(seat), move))]
         if self._auction_over():
-            return events + self._close_auction()
-        self.turn = self._next_bidder(seat)
-        return events
+            self._close_auction()
+        else:
+            self.turn = self._next_bidder(seat)
 
     def _auction_over(self) -> bool:
         n = self.num_players
@@ -258,16 +378,22 @@ class PepperMatch(MaskHands, MatchBase):
                 nxt = (nxt + 1) % n
         return nxt
 
-    def _close_auction(self) -> list[Event]:
+    def _close_auction(self) -> None:
+        """The contract, or a thrown-in deal when everybody passed."""
         if self.high is None:
             self._next_same_dealer = self.options.all_pass == "redeal_same_dealer"
             zeros = tuple(0 for _ in range(self.num_players))
             self._scores.append(DealScore(self._deals_started, zeros, self.seat_totals(), ("all passed",)))
             self.phase = Phase.DEAL
-            return [Event("allpass", ())] + self._score_events(zeros)
+            return
         self.declarer, self.contract = self.high
         self.phase = Phase.TRUMP
-        return [Event("contract", (str(self.declarer), self.contract))]
+
+    def _auction_events(self) -> list[Event]:
+        """The events of the auction :meth:`_close_auction` has just closed."""
+        if self.phase == Phase.TRUMP:
+            return [Event("contract", (str(self.declarer), self.contract))]
+        return [Event("allpass", ())] + self._score_events(self._scores[-1].points)
 
     def _trump_moves(self) -> tuple[str, ...]:
         if not self.options.trump_must_be_held:
@@ -276,12 +402,12 @@ class PepperMatch(MaskHands, MatchBase):
         held = [s for s in TRUMPS[:4] if any(self._suit_under(c, s) == s for c in hand)]
         return (*held, "NT")
 
-    def _apply_trump(self, move: str) -> list[Event]:
+    def _name_trump(self, move: str) -> None:
+        """Name a checked trump; the declarer leads the first trick."""
         self.trump = None if move == "NT" else move
         self.phase = Phase.PLAY
         ranking = _rankings(self.trump, self.options.left_bower_is_trump)
         self.tricks = TrickPlay(self.hand_masks, self.declarer, True, _no_points, ranking, self.trump)
-        return [Event("trump", (str(self.declarer), move))] + self.tricks.start()
 
     # -- cards under a trump ------------------------------------------------------------------
 
@@ -290,7 +416,8 @@ class PepperMatch(MaskHands, MatchBase):
 
     # -- scoring ------------------------------------------------------------------------------
 
-    def _end_deal(self) -> list[Event]:
+    def _score_deal(self) -> DealResult:
+        """Score the played deal and decide whether the game is over."""
         won = [sum(self.tricks.tricks_won[s] for s in side) for side in self.sides]
         declaring = self.side_of[self.declarer]
         big = self.contract == "big"
@@ -307,11 +434,15 @@ class PepperMatch(MaskHands, MatchBase):
         points = tuple(side_points[self.side_of[s]] for s in range(self.num_players))
         note = f"{'made' if made else 'set'} {self.contract} by {self.declarer}: {won[declaring]} tricks"
         self._scores.append(DealScore(self._deals_started, points, self.seat_totals(), (note,)))
-        events = [Event("made" if made else "set", (str(self.declarer), self.contract, str(won[declaring])))]
-        events += self._score_events(points)
         self._result = self._game_result()
         self.phase = Phase.OVER if self._result is not None else Phase.DEAL
-        return events
+        return DealResult(made, won[declaring], points)
+
+    def _result_events(self, result: DealResult) -> list[Event]:
+        """The events of the deal :meth:`_score_deal` has just scored."""
+        fate = "made" if result.made else "set"
+        events = [Event(fate, (str(self.declarer), self.contract, str(result.tricks)))]
+        return events + self._score_events(result.points)
 
     def _score_events(self, points: Sequence[int]) -> list[Event]:
         return [
@@ -361,6 +492,50 @@ def power_under(card: Card, trump: str | None, left_bower_is_trump: bool) -> int
         if suit_under(card, trump, left_bower_is_trump) == trump:
             return 19
     return card.rank
+
+
+CARD_ACTIONS = DeckActions(french_24())
+"""Actions 0..23 play the 24 cards in canonical order (clubs, diamonds, hearts, spades; each 9,
+10, J, Q, K, A): the printed suit, also for a left bower."""
+FIRST_BID = CARD_ACTIONS.size
+"""Actions 24..33 are the bids of :data:`BIDS`, ``pass`` first."""
+FIRST_TRUMP = FIRST_BID + len(BIDS)
+"""Actions 34..38 name the trumps of :data:`TRUMPS`, ``NT`` last."""
+ACTION_TEXTS = (*CARD_ACTIONS.texts, *BIDS, *TRUMPS)
+"""Each action's token."""
+NUM_ACTIONS = len(ACTION_TEXTS)
+"""39: the size of the action space, the same for every player count."""
+PHASE_ACTIONS = {
+    Phase.PLAY: range(FIRST_BID),
+    Phase.BID: range(FIRST_BID, FIRST_TRUMP),
+    Phase.TRUMP: range(FIRST_TRUMP, NUM_ACTIONS),
+}
+"""The actions each kind of decision draws from."""
+_ACTION_OF_TEXT = {text: action for action, text in enumerate(ACTION_TEXTS)}
+
+
+def action_text(action: int) -> str:
+    """The token of ``action``: a card (``0`` is ``9C``), a bid (``24`` is ``pass``) or a trump
+    (``38`` is ``NT``)."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise InvalidMoveError(f"not an action of Pepper: {action} (actions are 0..{NUM_ACTIONS - 1})")
+    return ACTION_TEXTS[action]
+
+
+def action_of(token: str) -> int:
+    """The action of a token: the inverse of :func:`action_text`. Cards, bids and trumps have
+    distinct tokens, so the decision's kind is not needed."""
+    action = _ACTION_OF_TEXT.get(token)
+    if action is None:
+        raise InvalidMoveError(f"not a Pepper move: {token!r}")
+    return action
+
+
+@lru_cache(maxsize=None)
+def _actions(moves: tuple[str, ...]) -> tuple[int, ...]:
+    """The actions of a bid or trump decision's tokens (a few dozen lists in all, each built
+    once)."""
+    return tuple(_ACTION_OF_TEXT[m] for m in moves)
 
 
 @lru_cache(maxsize=None)

@@ -5,6 +5,10 @@ item (G1..G16) it follows. Seats are numbered clockwise; play goes counter-clock
 default, so the leader, the player after the dealer, is ``dealer-1``. The Italian suits map to
 French ones with Spade = spades and Denari (coins) = diamonds, so the Pigugnìn is J♠ and the
 settebello 7♦.
+
+Moves come as protocol tokens (:meth:`PigugninMatch.apply`) or as integer actions
+(:meth:`PigugninMatch.apply_action`): action ``a`` plays the ``a``-th card of the 40-card deck in
+canonical order (:func:`action_text`, :func:`action_of`). Both ways share every check.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from typing import Any, Sequence
 import attrs
 
 from ..cards import Card, french_40
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, InvalidMoveError
 from . import options as opt
 from .base import (
     DealScore,
@@ -26,7 +30,7 @@ from .base import (
     Variant,
     first_dealer,
 )
-from .card_bits import DECK, bit, indices, mask_of, texts
+from .card_bits import DECK, TEXTS, DeckActions, bit, indices, mask_of, texts
 from .notation import checked
 from .trick_text import TrickRenderer
 from .tricks import MaskHands, Ranking, TrickPlay, seat_order, step
@@ -104,8 +108,27 @@ Standings = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]
 """Winners, losers, draws, annulled."""
 
 
+@attrs.frozen
+class DealTally:
+    """How a deal was scored: what its events tell, computed once with the state change."""
+
+    points: list[int] | None
+    """Each seat's card points, or None when somebody took no trick."""
+    charges: dict[int, list[tuple[str, int]]]
+    """Each seat's busche, with their reasons."""
+    busche: list[int]
+    capper: int | None
+    """The seat that took every trick."""
+
+
 class PigugninMatch(MaskHands, MatchBase):
-    """A whole match of Pigugnìn, deal after deal, until two players are out."""
+    """A whole match of Pigugnìn, deal after deal, until two players are out.
+
+    Two ways in share one set of rules: the protocol's text moves (:meth:`decisions`,
+    :meth:`apply`, which also produce the events) and integer actions for search and playouts
+    (:meth:`current_player`, :meth:`legal_actions`, :meth:`apply_action`), which skip the
+    events and the texts.
+    """
 
     def __init__(self, options: PigugninOptions, num_players: int = 4, first_dealer: int = 0):
         super().__init__()
@@ -168,30 +191,73 @@ class PigugninMatch(MaskHands, MatchBase):
         return ((self.tricks.turn, "play"),) if self.phase == Phase.PLAY else ()
 
     def apply(self, seat: int, move: str) -> list[Event]:
-        self._play(seat, move)
+        self.tricks.play(seat, checked(self._checked_card, seat, move))
         events = self.tricks.play_events()
-        return events + self._end_deal() if self.tricks.finished else events
+        return events + self._deal_events(self._score_deal()) if self.tricks.finished else events
 
     def apply_quietly(self, seat: int, move: str) -> None:
-        self._play(seat, move)
-        if self.tricks.finished:
-            self._end_deal()
+        self._play(seat, checked(self._checked_card, seat, move))
 
-    def _play(self, seat: int, move: str) -> None:
-        """Check a play and make it (the deal is scored by the caller, with or without events)."""
-        self.tricks.play(seat, checked(self._checked_card, seat, move))
+    def clone(self) -> "PigugninMatch":
+        """An independent copy: the totals, the players out, the hands and the trick play are
+        copied, every immutable value (options, rankings, deal scores) is shared."""
+        twin = self._twin()
+        twin.totals = list(self.totals)
+        twin.out = list(self.out)
+        self._clone_play(twin, twin._trick_points)
+        return twin
+
+    # -- integer actions ----------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to play, or -1 when a deal is due or the match is over. Every decision of
+        Il Pigugnìn is one seat's, so there is nothing to put in order."""
+        return self.tricks.turn if self.phase == Phase.PLAY else -1
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """The cards :meth:`current_player` may play, as actions (sorted): the same cards, in
+        the same order, as the tokens :meth:`decisions` offers."""
+        if self.phase != Phase.PLAY:
+            return ()
+        return CARD_ACTIONS.actions(self.tricks.legal(self._legal_mask))
+
+    def apply_action(self, action: int) -> None:
+        """Play the card of ``action`` for :meth:`current_player`, without events; an illegal
+        action is refused with IllegalMoveError and changes nothing."""
+        self._check_phase()
+        index = CARD_ACTIONS.index(action)
+        if index < 0:
+            raise IllegalMoveError(f"action {action} is not a card: actions are 0..{NUM_ACTIONS - 1}")
+        seat = self.tricks.turn
+        self._check_legal(seat, index)
+        self._play(seat, index)
+
+    # -- checks and plays, shared by tokens and actions ---------------------------------------
+
+    def _check_phase(self) -> None:
+        if self.phase != Phase.PLAY:
+            raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
     def _checked_card(self, seat: int, move: str) -> int:
         """The index of the card a play token names, once the play is checked; changes nothing,
         so :func:`~cardcli.games.notation.checked` may try a respelt token with it."""
-        if self.phase != Phase.PLAY:
-            raise IllegalMoveError(f"no move is due in phase {self.phase}")
+        self._check_phase()
         index = self.tricks.index_for(seat, move)
+        self._check_legal(seat, index)
+        return index
+
+    def _check_legal(self, seat: int, index: int) -> None:
+        """Refuse a card of ``seat``'s, whose turn it is, that the rules do not let it play now."""
         if not self.tricks.legal(self._legal_mask) >> index & 1:
             follows = self.tricks.follow(seat) >> index & 1
             reason = "J♠ may not be played in the first trick" if follows else "must follow suit"
-            raise IllegalMoveError(f"{move} may not be played now: {reason}")
-        return index
+            raise IllegalMoveError(f"{TEXTS[index]} may not be played now: {reason}")
+
+    def _play(self, seat: int, index: int) -> None:
+        """Play a checked card; score the deal, without its events, after the last trick."""
+        self.tricks.play(seat, index)
+        if self.tricks.finished:
+            self._score_deal()
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         if self._result is None:
@@ -260,35 +326,42 @@ class PigugninMatch(MaskHands, MatchBase):
             tied = {p: g for p, g in tied.items() if p == top}
         return [tied[p] for p in sorted(tied, reverse=True)]
 
-    def _end_deal(self) -> list[Event]:
+    def _score_deal(self) -> DealTally:
+        """Score the finished deal and decide whether the match is over."""
         n = self.num_players
         points, charges = self.deal_busche()
-        events: list[Event] = []
-        if points is None:
-            trickless = [s for s in range(n) if self.tricks.tricks_won[s] == 0]
-            events.append(Event("notricks", tuple(map(str, trickless))))
-        else:
-            events.append(Event("points", tuple(map(str, points))))
-        for s in range(n):
-            for reason in REASONS:
-                for why, count in charges[s]:
-                    if why == reason:
-                        events.append(Event("busca", (str(s), reason, str(count))))
         busche = [sum(count for _, count in charges[s]) for s in range(n)]
         before = list(self.totals)
         self.totals = [t + b for t, b in zip(self.totals, busche)]
         capper = next((s for s in range(n) if self.tricks.tricks_won[s] == self.tricks.total), None)
         notes = [f"{s}: " + ", ".join(f"{why} {count}" for why, count in charges[s]) for s in range(n) if charges[s]]
         if capper is not None:
-            events.append(Event("cappotto", (str(capper),)))
             notes.insert(0, f"cappotto {capper}")
         self._scores.append(DealScore(self._deals_started, tuple(busche), tuple(self.totals), tuple(notes)))
-        events.append(Event("score", (str(self._deals_started), *map(str, busche))))
-        events.append(Event("totals", tuple(map(str, self.totals))))
         if capper is not None and self.options.cappotto_ends_match:
             self._capper = capper
         self._result = self._match_result(capper, before)
         self.phase = Phase.OVER if self._result is not None else Phase.DEAL
+        return DealTally(points, charges, busche, capper)
+
+    def _deal_events(self, tally: DealTally) -> list[Event]:
+        """The events of the deal :meth:`_score_deal` has just scored."""
+        n = self.num_players
+        events: list[Event] = []
+        if tally.points is None:
+            trickless = [s for s in range(n) if self.tricks.tricks_won[s] == 0]
+            events.append(Event("notricks", tuple(map(str, trickless))))
+        else:
+            events.append(Event("points", tuple(map(str, tally.points))))
+        for s in range(n):
+            for reason in REASONS:
+                for why, count in tally.charges[s]:
+                    if why == reason:
+                        events.append(Event("busca", (str(s), reason, str(count))))
+        if tally.capper is not None:
+            events.append(Event("cappotto", (str(tally.capper),)))
+        events.append(Event("score", (str(self._deals_started), *map(str, tally.busche))))
+        events.append(Event("totals", tuple(map(str, self.totals))))
         return events
 
     def _match_result(self, capper: int | None, before: list[int]) -> Standings | None:
@@ -361,6 +434,28 @@ CARD_POINTS = tuple(card_points(c) for c in DECK)
 PIGUGNIN_BIT = bit(PIGUGNIN)
 SETTEBELLO_BIT = bit(SETTEBELLO)
 FULL_DECK = mask_of(french_40())
+
+CARD_ACTIONS = DeckActions(french_40())
+"""Action ``a`` plays the ``a``-th card of the 40 in canonical order (clubs, diamonds, hearts,
+spades; each 2 to 7, then J, Q, K, A)."""
+NUM_ACTIONS = CARD_ACTIONS.size
+"""40: the size of the action space."""
+_ACTION_OF_TEXT = {text: action for action, text in enumerate(CARD_ACTIONS.texts)}
+
+
+def action_text(action: int) -> str:
+    """The play token of ``action`` (``0`` is ``2C``, ``39`` is ``AS``)."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise InvalidMoveError(f"not an action of Il Pigugnìn: {action} (actions are 0..{NUM_ACTIONS - 1})")
+    return CARD_ACTIONS.texts[action]
+
+
+def action_of(token: str) -> int:
+    """The action of a play token (``QS`` is 37): the inverse of :func:`action_text`."""
+    action = _ACTION_OF_TEXT.get(token)
+    if action is None:
+        raise InvalidMoveError(f"not a card of Il Pigugnìn's 40: {token!r}")
+    return action
 
 
 

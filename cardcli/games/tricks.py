@@ -13,7 +13,7 @@ import attrs
 
 from ..cards import Card
 from ..errors import IllegalMoveError, InvalidMoveError
-from .base import Event
+from .base import Event, shallow_copy
 from .card_bits import DECK, INDEX_OF_TEXT, TEXTS, cards
 
 SuitOf = Callable[[Card], str]
@@ -73,10 +73,22 @@ class MaskHands:
     tests, views and anything that wants cards rather than bits."""
 
     hand_masks: list[int]
+    tricks: "TrickPlay"
 
     @property
     def hands(self) -> list[list[Card]]:
         return [list(cards(m)) for m in self.hand_masks]
+
+    def _clone_play(self, twin: "MaskHands", trick_points: Callable[[int, bool], int]) -> None:
+        """Give ``twin``, a shallow copy of this match, hands and a trick play of its own. The
+        trick play updates the match's list of hands in place, so the copies share one list
+        exactly when the originals do (between a deal and its first trick the trick play
+        still holds the last deal's). ``trick_points`` is the twin's own, since a game's
+        may be a method of the match."""
+        hands = list(self.hand_masks)
+        twin.hand_masks = hands
+        tricks = self.tricks
+        twin.tricks = tricks.clone(hands if tricks.hands is self.hand_masks else list(tricks.hands), trick_points)
 
 
 def popcount(mask: int) -> int:
@@ -127,6 +139,17 @@ class TrickPlay:
         self._led = 0
         self._legal = -1
         self._last = (leader, 0)
+
+    def clone(self, hands: list[int], trick_points: Callable[[int, bool], int]) -> "TrickPlay":
+        """A copy playing on ``hands`` (the cloned match's list) with ``trick_points``, with
+        its own trick and tallies; everything else is an immutable value and is shared."""
+        twin = shallow_copy(self)
+        twin.hands = hands
+        twin.trick_points = trick_points
+        twin.trick = list(self.trick)
+        twin.taken = list(self.taken)
+        twin.tricks_won = list(self.tricks_won)
+        return twin
 
     def legal(self, rule: Callable[[int], int]) -> int:
         """The cards the seat to play may play, ``rule(seat)`` as a mask, worked out once per
@@ -199,8 +222,12 @@ class TrickPlay:
         return events
 
     def _winner(self) -> int:
-        """The best trump if any was played, else the best card of the led suit. A card of
-        any other suit never wins, whatever its rank."""
+        return self.winning()[0]
+
+    def winning(self) -> tuple[int, int]:
+        """The seat and card index winning the trick in progress so far: the best trump if
+        any was played, else the best card of the led suit. A card of any other suit never
+        wins, whatever its rank."""
         power, suit_mask, trump = self.ranking.power, self.ranking.suit_mask, self._trump_mask
         best_seat, best = self.trick[0]
         best_suit = suit_mask[best]
@@ -211,4 +238,9 @@ class TrickPlay:
                     best_seat, best = seat, card
             elif trump and suit == trump:
                 best_seat, best, best_suit = seat, card, suit
-        return best_seat
+        return best_seat, best
+
+    @property
+    def trump_mask(self) -> int:
+        """All the trumps as a mask (0 without a trump): what a card's suit mask is compared to."""
+        return self._trump_mask
