@@ -52,6 +52,53 @@ def go(kind: str, millis: int, moves: Sequence[str]) -> str:
     return " ".join(("go", kind, str(millis), *moves))
 
 
+def bank(millis: int) -> str:
+    """The line before each ``go`` of a match with a time bank: what is left of the seat's bank
+    (an addition to version 1: ``go`` cannot take a trailing word, its tail is the moves)."""
+    return f"bank {millis}"
+
+
+def request(kind: str, millis: int, moves: Sequence[str], bank_us: int | None = None) -> list[str]:
+    """The lines of one request: ``go``, after ``bank`` when the match has a time bank. Every
+    seat that writes requests (a bot's stream, a replayed seat) writes them through this."""
+    line = go(kind, millis, moves)
+    return [line] if bank_us is None else [bank(bank_us // 1000), line]
+
+
+def setoption(name: str, value: str) -> str:
+    """The line that sets one option a bot declared (an addition to version 1), sent after
+    ``ready`` and before the first ``game`` header; no answer is expected."""
+    return f"setoption {name} {value}"
+
+
+MAX_OPTION_NAME = 100
+"""Longest option name a referee sets, in characters: as long as a declared name is kept."""
+MAX_OPTION_VALUE = 1000
+"""Longest option value a referee sets, in characters."""
+
+
+def option_problem(name: str, value: str) -> str | None:
+    """Why a bot option cannot be set as given, or None: its name and value are each one word
+    of a ``setoption`` line."""
+    return (option_word_problem(name, "name", MAX_OPTION_NAME)
+            or option_word_problem(value, f"value of {name}", MAX_OPTION_VALUE))
+
+
+def option_word_problem(text: str, what: str, limit: int) -> str | None:
+    """Why ``text`` cannot be an option's name or value on a ``setoption`` line (``what`` says
+    which), or None. Each is one word: a space would shift the value into the name for a bot
+    that splits on spaces, and a newline would end the line and start another."""
+    if not text:
+        return f"the {what} is empty"
+    if len(text) > limit:
+        return f"the {what} is longer than {limit} characters"
+    if any(ch.isspace() for ch in text):
+        return f"the {what} {text[:40]!r} holds a space or a line break (an option's name and value are one word each)"
+    if not text.isprintable():
+        return f"the {what} {text[:40]!r} holds a control character"
+    return None
+
+
 def result(standings: Sequence[str]) -> str:
     return " ".join(("result", *standings))
 

@@ -37,7 +37,7 @@ from .games import registry
 from .referee import Referee, Settings
 from .replay import verify
 from .safe_text import DETAIL_WIDTH, printable
-from .seats.base import Answer, FaultKind, Request, Seat, SeatFault
+from .seats.base import Answer, FaultKind, Identity, Request, Seat, SeatFault
 from .transcript import FROM_BOT, TO_BOT, Entry
 
 NO_MOVE_LEFT = "the record holds no further answer of this seat"
@@ -157,10 +157,12 @@ class ReplaySeat(Seat):
 
     kind = "replay"
 
-    def __init__(self, label: str, moves: Sequence[str], faults: Sequence[FaultReading],
+    def __init__(self, label: str, moves: Sequence[tuple[str, float]], faults: Sequence[FaultReading],
                  handshake: Sequence[str], keep: bool = False):
         super().__init__(label)
         self._moves = list(moves)
+        """The seat's own moves and their recorded times in milliseconds: answered with the
+        same times, the referee draws the same time bank again."""
         self._answered = 0
         self._faults = list(faults)
         self._handshake = list(handshake)
@@ -224,24 +226,24 @@ class ReplaySeat(Seat):
             self._queued += lines
 
     def ask(self, request: Request) -> None:
-        go = protocol.go(request.kind, request.millis, request.moves)
+        go = protocol.request(request.kind, request.millis, request.moves, request.bank_us)
         if self._answered < len(self._moves):
-            move = self._moves[self._answered]
+            move, ms = self._moves[self._answered]
             self._answered += 1
-            self._send([go])
+            self._send(go)
             self._keep(FROM_BOT, f"move {move}")
-            self._answer = Answer(move, 0.0)
+            self._answer = Answer(move, ms / 1000)
             return
         reading = self._next_fault("move")
         if reading is None:
-            self._send([go])
+            self._send(go)
             self.unanswered = True
             self._answer = Answer(None, 0.0, SeatFault(FaultKind.PROTOCOL, NO_MOVE_LEFT))
             return
         if reading.unasked:
             self._queued.clear()
         else:
-            self._send([go])
+            self._send(go)
         if reading.line is not None:
             self._keep(FROM_BOT, reading.line)
         if reading.move is not None:
@@ -285,6 +287,18 @@ def handshake_lines(bot: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _as_recorded(player: ReplaySeat, entry: dict[str, Any]) -> None:
+    """Give a replayed seat what the referee's lines to it depend on besides its moves: the
+    options its bot declared and was set (the ``setoption`` lines), and a remote seat's network
+    grace (which comes before its time bank)."""
+    bot = entry.get("bot") or {}
+    player.identity = Identity(options=tuple((name, value) for name, value in bot.get("options", [])))
+    player.options_asked = tuple((o["name"], o["value"]) for o in entry.get("set_options", []))
+    network = entry.get("network")
+    grace = network.get("grace_ms") if type(network) is dict else None
+    player.grace = grace / 1000 if type(grace) is int and grace >= 0 else 0.0
+
+
 def settings_of(record: dict[str, Any]) -> Settings:
     """The recorded settings (the record's shape check has typed them); a field a record lacks
     takes the referee's default."""
@@ -312,7 +326,7 @@ def derive(record: dict[str, Any], seat: int, where: str = "record") -> Derived:
     players = [
         ReplaySeat(
             str(entry["name"]),
-            [m["move"] for deal in record["deals"] for m in deal["moves"]
+            [(m["move"], m["ms"]) for deal in record["deals"] for m in deal["moves"]
              if m["seat"] == place and m.get("by", "seat") == "seat"],
             [FaultReading.of(f) for f in record["faults"] if f["seat"] == place],
             handshake_lines(entry.get("bot") or {}),
@@ -320,6 +334,8 @@ def derive(record: dict[str, Any], seat: int, where: str = "record") -> Derived:
         )
         for place, entry in enumerate(seats)
     ]
+    for player, entry in zip(players, seats):
+        _as_recorded(player, entry)
     settings = settings_of(record)
     # A re-run that strays from the record is refused whatever it does next, so it need not play
     # on for the recorded deal limit (up to 2**63 in a made-up record): one deal past the record's

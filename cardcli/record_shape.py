@@ -139,6 +139,9 @@ def _settings_problem(settings: Any) -> str | None:
         return f"'settings.on_fault' must be {_text_kind()}"
     if "keep_info" in settings and type(settings["keep_info"]) is not bool:
         return "'settings.keep_info' must be true or false"
+    bank = settings.get("time_bank")
+    if bank is not None and not (_is_number(bank) and bank > 0):
+        return "'settings.time_bank' must be null or a positive number"
     return None
 
 
@@ -162,9 +165,17 @@ def _seats_problem(seats: list[Any]) -> str | None:
             return f"{at}: 'ignored_lines' must be a non-negative integer"
         if seat.get("sandbox") is not None and not _is_text(seat["sandbox"]):
             return f"{at}: 'sandbox' must be null or {_text_kind()}"
-        found = _bot_problem(seat.get("bot", {}))
+        found = _bot_problem(seat.get("bot", {})) or _set_options_problem(seat.get("set_options", []))
         if found is not None:
             return f"{at}: {found}"
+    return None
+
+
+def _set_options_problem(options: Any) -> str | None:
+    if type(options) is not list or not all(
+            type(o) is dict and _is_text(o.get("name")) and _is_text(o.get("value")) and type(o.get("sent")) is bool
+            for o in options):
+        return "'set_options' must be a list of objects of 'name', 'value' (texts) and 'sent' (true or false)"
     return None
 
 
@@ -229,6 +240,7 @@ def _moves_problem(moves: list[Any], seats: int) -> str | None:
             and type(text := move.get("move")) is str and len(text) <= MAX_TEXT
             and ((type(ms := move.get("ms")) is float and isfinite(ms)) or (type(ms) is int and _INT_LOW <= ms <= _INT_HIGH))
             and ("by" not in move or move["by"] in _BY)
+            and ("bank_ms" not in move or _is_bank(move["bank_ms"]))
         ):
             continue
         break
@@ -246,7 +258,13 @@ def _moves_problem(moves: list[Any], seats: int) -> str | None:
             return f"move {m}: 'ms' must be a number"
         if "by" in move and move["by"] not in _BY:
             return f"move {m}: 'by' must be 'seat' or 'fallback'"
+        if "bank_ms" in move and not _is_bank(move["bank_ms"]):
+            return f"move {m}: 'bank_ms' must be a non-negative number"
     return None
+
+
+def _is_bank(value: Any) -> bool:
+    return _is_number(value) and value >= 0
 
 
 def _faults_problem(faults: list[Any], seats: int) -> str | None:
@@ -318,7 +336,7 @@ def _signature_problem(signature: Any) -> str | None:
     return None
 
 
-_SETTINGS = {"move_time", "startup_time", "quit_grace", "on_fault", "keep_info", "max_deals"}
+_SETTINGS = {"move_time", "startup_time", "quit_grace", "on_fault", "keep_info", "max_deals", "time_bank"}
 _LIMITS = {"memory_mb", "cpu_seconds", "open_files", "processes"}
 
 
@@ -327,6 +345,26 @@ def _sandbox_ok(sandbox: Any) -> bool:
             and sandbox.get("mode", "off") in ("auto", "on", "off")
             and type(sandbox.get("network", False)) is bool
             and type(sandbox.get("binds", [])) is list and _texts(sandbox.get("binds", []), MAX_COMMAND_TEXT))
+
+
+def _text_map(value: Any) -> bool:
+    return type(value) is dict and all(_is_text(k) and _is_text(v, MAX_COMMAND_TEXT) for k, v in value.items())
+
+
+def _entrant_settings_ok(settings: Any, entrants: Any) -> bool:
+    """A configuration's ``entrant_settings``: for entrants it has, their working directory,
+    environment and bot options."""
+    if type(settings) is not dict:
+        return False
+    names = {e[0] for e in entrants if type(e) is list and e} if type(entrants) is list else set()
+    for name, entry in settings.items():
+        if name not in names or type(entry) is not dict or not set(entry) <= {"dir", "env", "options"}:
+            return False
+        if "dir" in entry and not _is_text(entry["dir"], MAX_COMMAND_TEXT):
+            return False
+        if not all(_text_map(entry[key]) for key in ("env", "options") if key in entry):
+            return False
+    return True
 
 
 def config_problem(config: Any) -> str | None:
@@ -358,6 +396,8 @@ def config_problem(config: Any) -> str | None:
         ("gauntlet", config.get("gauntlet") is None
          or (type(entrants) is list and any(type(e) is list and e[:1] == [config["gauntlet"]] for e in entrants)),
          "null or the name of an entrant"),
+        ("entrant_settings", _entrant_settings_ok(config.get("entrant_settings", {}), entrants),
+         "an object of entrant names, each an object of 'dir' (a text), 'env' and 'options' (objects of texts)"),
     ):
         if not ok:
             return f"{key!r} must be {kind}"

@@ -39,11 +39,16 @@ class MoveRecord:
     ms: float
     by: str = "seat"
     """``seat`` when the seat's own player chose it; ``fallback`` after a fault."""
+    bank_ms: float | None = None
+    """What was left of the seat's time bank after the move, in milliseconds; None when the
+    match has no time bank."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"seat": self.seat, "kind": self.kind, "move": self.move, "ms": self.ms}
         if self.by != "seat":
             data["by"] = self.by
+        if self.bank_ms is not None:
+            data["bank_ms"] = self.bank_ms
         return data
 
 
@@ -83,6 +88,21 @@ class DealRecord:
             "totals": self.totals,
             "notes": self.notes,
         }
+
+
+def undeclared_options(record: dict[str, Any]) -> list[tuple[int, str, list[str]]]:
+    """The bot options set for a seat that were not sent because its bot, which finished its
+    handshake, did not declare them: (seat, option, the names the bot declared), in seat
+    order. A seat that faulted before its first deal is left out: its options were not sent
+    because it never became ready, which its fault already says."""
+    early = {fault["seat"] for fault in record["faults"] if fault["deal"] == 0}
+    found = []
+    for place, seat in enumerate(record["seats"]):
+        if place in early:
+            continue
+        declared = [name for name, _ in seat.get("bot", {}).get("options", [])]
+        found += [(place, option["name"], declared) for option in seat.get("set_options", []) if not option["sent"]]
+    return found
 
 
 def software() -> str:

@@ -50,10 +50,28 @@ class Settings:
     keep_info: bool = False
     max_deals: int = 500
     """Deals after which a match that has not ended is adjudicated by its totals."""
+    time_bank: float | None = None
+    """Seconds of time bank each seat has per match (``--time-bank``): the time a move takes
+    beyond ``move_time`` is drawn from it, and only a move that takes longer than
+    ``move_time`` plus what is left is a timeout. None: no bank."""
 
     @property
     def move_millis(self) -> int:
         return max(1, int(round(self.move_time * 1000)))
+
+    @property
+    def bank_us(self) -> int | None:
+        """The bank each seat starts a match with, in microseconds (the unit of the times the
+        record keeps), or None."""
+        return None if self.time_bank is None else round(self.time_bank * 1e6)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's ``settings``: ``time_bank`` only when there is one, so that a record
+        of a match without a bank reads as it always did."""
+        data = attrs.asdict(self)
+        if self.time_bank is None:
+            del data["time_bank"]
+        return data
 
 
 @attrs.frozen
@@ -93,6 +111,9 @@ class Referee:
         """Each seat's count of ignored lines before this match (the count runs over a kept-alive
         bot's session), so the warning counts this match's lines alone."""
         self._move_millis = settings.move_millis
+        bank = settings.bank_us
+        self._banks: dict[int, int] | None = None if bank is None else dict.fromkeys(range(len(seats)), bank)
+        """What is left of each seat's time bank, in microseconds; None without a bank."""
 
     # -- the match loop -----------------------------------------------------------------------
 
@@ -156,6 +177,9 @@ class Referee:
         faults = wait_ready_all(started, deadline, self.settings.startup_time)
         for seat in sorted(faults):
             self._fault(seat, faults[seat], during="the handshake")
+        for seat in fresh:
+            if seat not in self.fallbacks:
+                _set_options(self.seats[seat])
         names = [self._name(s) for s in range(self.setup.num_players)]
         order = self.setup.spec.play_order(self.setup.options)
         for seat, bot in enumerate(self.seats):
@@ -184,7 +208,8 @@ class Referee:
 
     def _decide(self, decisions: tuple[Decision, ...]) -> None:
         millis = self._move_millis
-        requests = {d.seat: (self._player(d.seat), Request(d.kind, d.moves, millis)) for d in decisions}
+        requests = {d.seat: (self._player(d.seat), Request(d.kind, d.moves, millis, self._bank(d.seat)))
+                    for d in decisions}
         order = list(requests)
         if len(order) > 1:
             order.sort()
@@ -211,9 +236,31 @@ class Referee:
         assert answer.move is not None
         events = self.state.apply(seat, answer.move)
         deal = self.deals[-1]
-        deal.moves.append(MoveRecord(seat, decision.kind, answer.move, round(answer.elapsed * 1000, 3), by))
+        ms = round(answer.elapsed * 1000, 3)
+        bank = self._charge(seat, ms if by == "seat" else None, fault)
+        deal.moves.append(MoveRecord(seat, decision.kind, answer.move, ms, by, bank))
         self._route(events)
         self._score_deal()
+
+    def _bank(self, seat: int) -> int | None:
+        return None if self._banks is None else self._banks[seat]
+
+    def _charge(self, seat: int, ms: float | None, fault: SeatFault | None) -> float | None:
+        """Draw a move's time over the per-move limit from the seat's bank, and return what is
+        left, in milliseconds (None without a bank). ``ms`` is the seat's own time as the
+        record keeps it (None for the fallback player's moves, which cost the seat nothing),
+        so that a re-run of the record (``replay --protocol``) draws the same. A remote seat's
+        network grace comes before the bank: the organiser grants it to the network, not the
+        bot. A timeout has waited for the whole bank: none is left."""
+        if self._banks is None:
+            return None
+        if fault is not None and fault.kind == FaultKind.TIMEOUT:
+            self._banks[seat] = 0
+        elif ms is not None:
+            over = round(ms * 1000) - self._move_millis * 1000 - round(self.seats[seat].grace * 1e6)
+            if over > 0:
+                self._banks[seat] = max(0, self._banks[seat] - over)
+        return self._banks[seat] / 1000
 
     def _score_deal(self) -> None:
         """Copy the current deal's score into its record once the rules have scored it (after
@@ -312,7 +359,7 @@ class Referee:
             "first_dealer": setup.first_dealer,
             "started": started,
             "finished": _now(),
-            "settings": attrs.asdict(self.settings),
+            "settings": self.settings.to_json(),
             "seats": [self._seat_json(s) for s in range(setup.num_players)],
             "deals": [d.to_json() for d in self.deals],
             "faults": [f.to_json() for f in self.faults],
@@ -342,10 +389,25 @@ class Referee:
                 "options": [list(o) for o in ident.options],
             },
         }
+        if bot.options_asked:
+            sent = bot.options_sent or frozenset()
+            entry["set_options"] = [{"name": name, "value": value, "sent": name in sent}
+                                    for name, value in bot.options_asked]
         network = bot.network
         if network is not None:
             entry["network"] = network
         return entry
+
+
+def _set_options(bot: Seat) -> None:
+    """Queue a ``setoption`` line for each option asked for the seat that its bot declared in
+    its handshake, ahead of the match header: as UCI's GUIs do, a bot is sent only the options
+    it says it has (one it did not declare is recorded as not sent, and the command warns)."""
+    declared = {name for name, _ in bot.identity.options}
+    bot.options_sent = frozenset(name for name, _ in bot.options_asked if name in declared)
+    lines = [protocol.setoption(name, value) for name, value in bot.options_asked if name in bot.options_sent]
+    if lines:
+        bot.notify(lines)
 
 
 def bot_rng(seed: int, seat: int) -> int:

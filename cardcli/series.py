@@ -37,7 +37,8 @@ class Series:
     def __init__(self, game: str, variant: str | None, given: Mapping[str, Any], players: int | None, seed: int,
                  specs: Sequence[str], settings: Settings, stderr_dir: Path | None = None,
                  limits: Limits = Limits(), sandbox: SandboxPolicy | None = None,
-                 remote: RemoteContext | None = None):
+                 remote: RemoteContext | None = None,
+                 seat_options: Mapping[int, Sequence[tuple[str, str]]] | None = None):
         self.game, self.variant, self.given = game, variant, dict(given)
         self.first = registry.resolve(game, variant, given, players, seed)
         self.seed = seed
@@ -47,11 +48,16 @@ class Series:
         self.limits = limits
         self.sandbox = sandbox
         self.remote = remote
+        self.seat_options = {seat: tuple(pairs) for seat, pairs in (seat_options or {}).items()}
+        """The bot options set for each seat (``play --seat-option``), kept for a bot started
+        again after a fault."""
         self.seats: list[Seat] = [self._seat(i, seed) for i in range(len(self.specs))]
 
     def _seat(self, index: int, seed: int) -> Seat:
-        return make_seat(self.specs[index], index, seed, self.stderr_dir, self.limits, sandbox=self.sandbox,
+        seat = make_seat(self.specs[index], index, seed, self.stderr_dir, self.limits, sandbox=self.sandbox,
                          remote=self.remote)
+        seat.options_asked = self.seat_options.get(index, ())
+        return seat
 
     def setup(self, k: int) -> Setup:
         if k == 0:

@@ -13,7 +13,8 @@ from ..errors import UsageError
 from ..games.registry import Setup
 from ..records import MAX_RECORD_BYTES, Loaded, read
 from ..remote.seat import RemoteContext
-from ..safe_text import json_text
+from ..protocol import option_problem
+from ..safe_text import display_name, json_text, printable
 from ..seats import cgroups
 from ..seats.sandbox import DEFAULT_PROCESSES, MODES, SandboxPolicy, describe, support
 
@@ -34,6 +35,55 @@ def parse_assignments(items: Iterable[str]) -> dict[str, str]:
             raise UsageError(f"option {item!r} must be written NAME=VALUE")
         result[name.strip()] = value.strip()
     return result
+
+
+time_bank_option = click.option(
+    "--time-bank", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+    help="Give each seat a bank of SECONDS per match: a move's time over --move-time is drawn from it, and only "
+         "a move longer than --move-time plus what is left is a timeout. Each request is preceded by "
+         "'bank <millis>' (protocol/PROTOCOL.md).")
+
+
+def option_assignment(item: str, flag: str, targets: Sequence[str], what: str) -> tuple[str, str, str]:
+    """A bot option given on the command line, ``TARGET:OPTION=VALUE`` (``flag`` names the
+    option, ``targets`` the entrant names or seat numbers it may name, ``what`` what they are),
+    as (target, option, value). The target is matched whole against ``targets``, so an entrant
+    name may hold ``:`` or ``=``; the option name and value must each be one word."""
+    matches = [target for target in targets if item.startswith(target + ":")]
+    shown = f"'{printable(item, 120)}'"
+    if not matches:
+        form = f"{flag} {shown} must be written {what.upper()}:OPTION=VALUE"
+        known = ", ".join(display_name(t) for t in targets[:12]) + (", ..." if len(targets) > 12 else "")
+        raise UsageError(f"{form}, where {what.upper()} is one of: {known}")
+    target = max(matches, key=len)
+    name, sep, value = item[len(target) + 1:].partition("=")
+    if not sep:
+        raise UsageError(f"{flag} {shown} must be written {what.upper()}:OPTION=VALUE")
+    problem = option_problem(name, value)
+    if problem is not None:
+        raise UsageError(f"{flag} {shown}: {problem}")
+    return target, name, value
+
+
+class OptionWarnings:
+    """Says once on stderr, per seat or entrant and option, that an option set for a bot was
+    not sent because the bot did not declare it (a typo, most often, or a bot of another
+    version): the match goes on, as a UCI engine is only sent the options it declares."""
+
+    def __init__(self) -> None:
+        self._said: set[tuple[str, str]] = set()
+
+    def check(self, undeclared: Sequence[Sequence[Any]], who: Callable[[int], str]) -> None:
+        """``undeclared``: (seat, option, declared names) as
+        :func:`cardcli.records.undeclared_options` gives them; ``who`` names a seat."""
+        for seat, option, declared in undeclared:
+            name = who(seat)
+            if (name, option) in self._said:
+                continue
+            self._said.add((name, option))
+            names = ", ".join(printable(d, 40) for d in declared[:12]) if declared else None
+            click.echo(f"cardcli: warning: {name}: option {printable(option, 60)} was not sent: the bot did not "
+                       f"declare it ({'it declares ' + names if names else 'it declares no option'})", err=True)
 
 
 def warn_options(setup: Setup) -> None:

@@ -15,21 +15,25 @@ from ..errors import Interrupted, UsageError
 from ..games.base import Event
 from ..games import registry
 from ..games.dealing import new_seed
-from ..records import append, check_appendable
+from ..records import append, check_appendable, undeclared_options
 from ..referee import POLICIES, Settings, play_match
 from ..report import summary_json, summary_text
 from ..seats.limits import Limits
 from ..series import Series
 from ..seats.sandbox import resolve
 from ..seats.spec import remote_names
-from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, parse_assignments, print_json,
-                     remote_options, sandbox_options, sandbox_policy, warn_options)
+from .common import (OptionWarnings, RemoteArgs, announce_sandbox, guarded_by, json_option, option_assignment,
+                     parse_assignments, print_json, remote_options, sandbox_options, sandbox_policy, time_bank_option,
+                     warn_options)
 
 
 @click.command("play")
 @click.argument("game")
 @click.option("--seat", "seats", multiple=True, metavar="SPEC",
               help="A seat, once per seat in seat order: a built-in player (random, first) or a bot's command line. Default: random in every seat.")
+@click.option("--seat-option", "seat_options", multiple=True, metavar="SEAT:OPTION=VALUE",
+              help="Set a bot option of seat SEAT (from 0): sent as 'setoption OPTION VALUE' after its handshake "
+                   "when the bot declares the option. Repeatable.")
 @click.option("--variant", default=None, help="Rule variant (see `cardcli games`).")
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option; repeatable.")
 @click.option("--players", type=int, default=None, help="Number of players when no --seat is given.")
@@ -43,6 +47,7 @@ from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, pars
                    "needs pip install 'cardcli[sign]'.")
 @click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
               help="Seconds a seat has for each move.")
+@time_bank_option
 @click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
               help="Seconds a bot has to start and finish the handshake.")
 @click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True,
@@ -66,9 +71,10 @@ from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, pars
               help="Print each public event as one line of JSON on stdout as it happens; the summary follows as JSON.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every protocol line on stderr.")
 @json_option
-def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[str, ...], players: int | None,
+def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], variant: str | None,
+         options: tuple[str, ...], players: int | None,
          seed: int | None, count_games: int, record_path: str | None, sign_key: str | None, move_time: float,
-         startup_time: float, quit_grace: float,
+         time_bank: float | None, startup_time: float, quit_grace: float,
          on_fault: str, bot_stderr: str | None, max_deals: int, bot_memory: int | None,
          bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
          sandbox_binds: tuple[str, ...], bot_procs: int | None, listen: str | None, tokens_path: str | None,
@@ -90,13 +96,14 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     given = parse_assignments(options)
     setup = registry.resolve(game, variant, given, count, seed)
     warn_options(setup)
+    bot_options = _seat_options(seat_options, setup.num_players)
     signer = _signer(sign_key, record_path)
     if record_path is not None:
         check_appendable(Path(record_path))
     stderr_dir = Path(bot_stderr) if bot_stderr else None
     if stderr_dir is not None:
         stderr_dir.mkdir(parents=True, exist_ok=True)
-    settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info, max_deals)
+    settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info, max_deals, time_bank)
     limits = Limits(bot_memory, bot_cpu, bot_files, bot_procs)
     asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds, (record_path, bot_stderr, sign_key))
     sandbox = resolve(asked)
@@ -110,10 +117,13 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
     status = 0
     series: Series | None = None
     try:
-        series = Series(game, variant, given, count, seed, seats, settings, stderr_dir, limits, sandbox, context)
+        series = Series(game, variant, given, count, seed, seats, settings, stderr_dir, limits, sandbox, context,
+                        bot_options)
+        warnings = OptionWarnings()
         for k in range(count_games):
             listener = _event_printer(k + 1, setup.spec.name) if events else None
             setup, result = series.play(k, listener)
+            warnings.check(undeclared_options(result.record), lambda seat: f"seat {seat}")
             if record_path is not None:
                 record = result.record if signer is None else signing.signed(result.record, signer)
                 repaired = append(Path(record_path), record)
@@ -131,6 +141,16 @@ def play(game: str, seats: tuple[str, ...], variant: str | None, options: tuple[
         if hub is not None:
             hub.close()
     return status
+
+
+def _seat_options(items: Sequence[str], seats: int) -> dict[int, tuple[tuple[str, str], ...]]:
+    """``--seat-option SEAT:OPTION=VALUE`` items by seat, checked before any bot starts; a
+    later item for the same seat and option wins."""
+    chosen: dict[int, dict[str, str]] = {}
+    for item in items:
+        seat, name, value = option_assignment(item, "--seat-option", [str(s) for s in range(seats)], "seat")
+        chosen.setdefault(int(seat), {})[name] = value
+    return {seat: tuple(pairs.items()) for seat, pairs in chosen.items()}
 
 
 def _signer(sign_key: str | None, record_path: str | None) -> signing.PrivateKey | None:

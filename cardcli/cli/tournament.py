@@ -6,6 +6,7 @@ import csv
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import attrs
 import click
@@ -21,18 +22,28 @@ from ..tournament import runner
 from ..tournament import schedule
 from ..tournament.bundles import FAULTS, bundle_count
 from ..tournament.cluster import ClusterRun, ClusterSpec, Shipment
+from ..tournament import entrants as entrants_file
+from ..tournament.entrants import Entrant
 from ..tournament.sprt import parse_sprt
 from ..tournament.stopping import SprtWatch
 from ..seats.sandbox import resolve
 from ..seats.spec import remote_names
-from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, parse_assignments, print_json,
-                     remote_options, sandbox_options, sandbox_policy, warn_options)
+from .common import (OptionWarnings, RemoteArgs, announce_sandbox, guarded_by, json_option, option_assignment,
+                     parse_assignments, print_json, remote_options, sandbox_options, sandbox_policy, time_bank_option,
+                     warn_options)
 
 
 @click.command("tournament")
 @click.argument("game", required=False)
 @click.option("--bot", "bots", multiple=True, metavar="NAME=SPEC",
-              help="An entrant: a name and a seat spec (a built-in player or a bot's command line). Repeatable.")
+              help="An entrant: a name and a seat spec (a built-in player or a bot's command line). Repeatable; "
+                   "replaces the --entrants file's entrant of that name.")
+@click.option("--entrants", "entrants_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.toml",
+              help="The entrants from a TOML file: per [[entrant]] its name, command, dir, env and options "
+                   "(docs/tournaments.md); relative paths are the file's directory's.")
+@click.option("--bot-option", "bot_options", multiple=True, metavar="NAME:OPTION=VALUE",
+              help="Set a bot option of entrant NAME: sent as 'setoption OPTION VALUE' after its handshake when the "
+                   "bot declares the option. Repeatable; replaces the --entrants file's value.")
 @click.option("--variant", default=None)
 @click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE")
 @click.option("--players", type=int, default=None, help="Seats at the table (default: the game's usual count).")
@@ -51,6 +62,7 @@ from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, pars
               help="Continue the tournament in this directory with exactly the matches not yet finished.")
 @click.option("--restart-bots", is_flag=True, help="Start bots afresh for every match instead of keeping them alive.")
 @click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True)
+@time_bank_option
 @click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True)
 @click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True)
 @click.option("--max-deals", type=click.IntRange(min=1), default=500, show_default=True)
@@ -81,10 +93,11 @@ from .common import (RemoteArgs, announce_sandbox, guarded_by, json_option, pars
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the table as CSV, and the paired results beside it (NAME.pairs.csv).")
 @json_option
-def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
+def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | None, bot_options: tuple[str, ...],
+               variant: str | None, options: tuple[str, ...],
                players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
                gauntlet: str | None, jobs: int | None, directory: str | None, resume: str | None,
-               restart_bots: bool, move_time: float,
+               restart_bots: bool, move_time: float, time_bank: float | None,
                startup_time: float, quit_grace: float, max_deals: int, on_fault: str, bot_memory: int | None,
                bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
                sandbox_binds: tuple[str, ...], bot_procs: int | None, listen: str | None, tokens_path: str | None,
@@ -92,7 +105,7 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
                network_grace: int, sign_key: str | None, bot_stderr: str | None, cluster_at: str | None,
                ship_dirs: tuple[str, ...], sprt_text: str | None, cluster_batch: int | None,
                csv_path: str | None, as_json: bool) -> int:
-    """Play a tournament of GAME between the --bot entrants and print the table.
+    """Play a tournament of GAME between the entrants (--bot, --entrants) and print the table.
 
     Every finished match is appended (and fsynced) to DIR/records.jsonl; an interrupted
     tournament continues with --resume DIR and ends with the table an uninterrupted run gives.
@@ -110,12 +123,21 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
             raise UsageError(f"--resume continues {path} as it was made: its schedule is "
                              f"{'the gauntlet of ' + display_name(config.gauntlet) if config.gauntlet else 'no gauntlet'}, "
                              f"not --gauntlet {display_name(gauntlet)}")
+        if entrants_path is not None or bot_options:
+            raise UsageError(f"--resume continues {path} with the entrants it was made with: "
+                             f"{'--entrants' if entrants_path is not None else '--bot-option'} is for a new tournament")
+        banked = config.settings.get("time_bank")
+        if time_bank is not None and time_bank != banked:
+            raise UsageError(f"--resume continues {path} as it was made: its time bank is "
+                             f"{f'{banked:g} s' if banked is not None else 'none'}, not --time-bank {time_bank:g}")
     else:
         if game is None or directory is None:
-            raise UsageError("give GAME, --dir DIR and at least two --bot NAME=SPEC (or --resume DIR)")
+            raise UsageError("give GAME, --dir DIR and at least two entrants, --bot NAME=SPEC or --entrants FILE "
+                             "(or --resume DIR)")
         path = Path(directory)
-        config = _new_config(game, bots, variant, options, players, deal_sets, seed, duplicate, permutations,
-                             restart_bots, move_time, startup_time, quit_grace, max_deals, on_fault,
+        entrants = _entrants(entrants_path, bots, bot_options)
+        config = _new_config(game, entrants, variant, options, players, deal_sets, seed, duplicate, permutations,
+                             restart_bots, move_time, time_bank, startup_time, quit_grace, max_deals, on_fault,
                              {"memory_mb": bot_memory, "cpu_seconds": bot_cpu, "open_files": bot_files,
                               "processes": bot_procs},
                              {"mode": sandbox_mode, "network": bot_network,
@@ -135,6 +157,11 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
     if cluster is not None and bot_stderr is not None:
         raise UsageError("--bot-stderr with --cluster: the bots run on the workers, where the files would stay; "
                          "a faulty bot's stderr tail is in its failure bundle")
+    placed = [name for name, entry in config.entrant_settings.items() if "dir" in entry]
+    if ship_dirs and placed:
+        raise UsageError(f"--ship with an entrant that starts in a directory of this machine "
+                         f"({display_name(placed[0])}, from its entrants file): a shipped bot starts where the "
+                         "workers unpack it; give the shipped entrants with --bot NAME=SPEC")
     shipments = [Shipment.pack(Path(d)) for d in ship_dirs]
     watch = None
     if sprt_text is not None:
@@ -152,7 +179,7 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
         if resume is None:
             runner.create(path, config)
         _warn_unbalanced(config)
-        show = runner.progress_printer(sys.stderr, config.names)
+        show = _with_option_warnings(runner.progress_printer(sys.stderr, config.names))
         stderr_dir = Path(bot_stderr) if bot_stderr is not None else None
         if stderr_dir is not None:
             stderr_dir.mkdir(parents=True, exist_ok=True)
@@ -188,22 +215,44 @@ def tournament(game: str | None, bots: tuple[str, ...], variant: str | None, opt
     return 0
 
 
-def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: tuple[str, ...],
-                players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
-                restart_bots: bool, move_time: float, startup_time: float, quit_grace: float, max_deals: int,
-                on_fault: str, limits: dict[str, int | None], sandbox: dict[str, object],
-                sign_key: str | None, gauntlet: str | None = None) -> runner.Config:
-    entrants = []
+def _entrants(path: str | None, bots: tuple[str, ...], bot_options: tuple[str, ...]) -> list[Entrant]:
+    """The entrants of the entrants file (if any) and of ``--bot``, which replaces the file's
+    entrant of the same name, with the ``--bot-option`` values over the file's; all checked
+    before anything starts."""
+    given = []
     for item in bots:
         name, sep, spec = item.partition("=")
         if not sep or not name.strip() or not spec.strip():
             raise UsageError(f"--bot {item!r} must be written NAME=SPEC")
-        entrants.append((name.strip(), spec.strip()))
+        given.append((name.strip(), spec.strip()))
+    from_file = entrants_file.load(Path(path)) if path is not None else []
+    names = list(dict.fromkeys([e.name for e in from_file] + [name for name, _ in given]))
+    chosen = [option_assignment(item, "--bot-option", names, "name") for item in bot_options]
+    return entrants_file.merge(from_file, given, chosen)
+
+
+def _with_option_warnings(show: runner.Progress) -> runner.Progress:
+    """The progress printer, also saying once per entrant and option that an option was not
+    sent (the bot did not declare it), from the records as they come in."""
+    warnings = OptionWarnings()
+
+    def progress(done: int, total: int, head: dict[str, Any]) -> None:
+        show(done, total, head)
+        names = head["tournament"]["entrants"]
+        warnings.check(head.get("undeclared", []), lambda seat: f"entrant {display_name(names[seat])}")
+
+    return progress
+
+
+def _new_config(game: str, entrants: list[Entrant], variant: str | None, options: tuple[str, ...],
+                players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
+                restart_bots: bool, move_time: float, time_bank: float | None, startup_time: float,
+                quit_grace: float, max_deals: int,
+                on_fault: str, limits: dict[str, int | None], sandbox: dict[str, object],
+                sign_key: str | None, gauntlet: str | None = None) -> runner.Config:
     if len(entrants) < 2:
-        raise UsageError("a tournament needs at least two --bot entrants")
-    names = [n for n, _ in entrants]
-    if len(set(names)) != len(names):
-        raise UsageError("entrant names must differ")
+        raise UsageError("a tournament needs at least two --bot entrants (or an --entrants FILE that adds them)")
+    names = [e.name for e in entrants]
     if gauntlet is not None and gauntlet not in names:
         raise UsageError(f"--gauntlet {display_name(gauntlet)}: not an entrant (the entrants are "
                          f"{', '.join(display_name(n) for n in names)})")
@@ -214,19 +263,25 @@ def _new_config(game: str, bots: tuple[str, ...], variant: str | None, options: 
     warn_options(setup)
     from ..seats.spec import make_seat
 
-    for i, (_, spec) in enumerate(entrants):
-        if not spec.startswith("remote:"):
-            make_seat(spec, i, seed)  # refuses unknown players and missing programs now, not mid-run
+    for i, entrant in enumerate(entrants):
+        if not entrant.spec.startswith("remote:"):
+            # refuses unknown players and missing programs now, not mid-run
+            make_seat(entrant.spec, i, seed, launch=entrant.launch)
+    settings: dict[str, Any] = {"move_time": move_time, "startup_time": startup_time, "quit_grace": quit_grace,
+                                "on_fault": on_fault, "max_deals": max_deals}
+    if time_bank is not None:
+        settings["time_bank"] = time_bank
     return runner.Config(
         game=setup.spec.name, variant=setup.variant.name, options=dict(given), players=setup.num_players,
-        entrants=tuple(entrants), deal_sets=deal_sets, seed=seed, duplicate=duplicate, permutations=permutations,
+        entrants=tuple((e.name, e.spec) for e in entrants), deal_sets=deal_sets, seed=seed, duplicate=duplicate,
+        permutations=permutations,
         keep_alive=not restart_bots,
-        settings={"move_time": move_time, "startup_time": startup_time, "quit_grace": quit_grace,
-                  "on_fault": on_fault, "max_deals": max_deals},
+        settings=settings,
         limits=limits,
         sandbox=sandbox,
         sign_key=sign_key,
         gauntlet=gauntlet,
+        entrant_settings={e.name: e.settings_json() for e in entrants if e.settings_json()},
     )
 
 

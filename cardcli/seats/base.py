@@ -76,6 +76,14 @@ class Request:
     kind: str
     moves: tuple[str, ...]
     millis: int
+    """The per-move limit the ``go`` line states."""
+    bank_us: int | None = None
+    """What is left of the seat's time bank, in microseconds; None when the match has none."""
+
+    @property
+    def allowed(self) -> float:
+        """Seconds the answer may take: the per-move limit and whatever is left in the bank."""
+        return self.millis / 1000.0 + (self.bank_us or 0) / 1e6
 
 
 @attrs.frozen
@@ -121,6 +129,12 @@ class Seat:
         self.warned_ignored = False
         """Whether the referee has warned about this bot's ignored lines: once per bot
         process, so a kept-alive bot in a long tournament does not repeat it every match."""
+        self.options_asked: tuple[tuple[str, str], ...] = ()
+        """The bot options the organiser set for this seat (name, value), in order: the
+        referee sends those the bot declares (``setoption``) after its handshake."""
+        self.options_sent: frozenset[str] | None = None
+        """The names of :attr:`options_asked` that were sent; None until the handshake has
+        been completed (the options of a bot that never became ready were not sent)."""
 
     started = False
     """True once :meth:`start` has run: a seat is started once and may play many matches."""

@@ -30,7 +30,7 @@ def ask_all(requests: Mapping[int, tuple[Seat, Request]], order: list[int]) -> d
     for seat in order:
         bot, request = requests[seat]
         bot.ask(request)
-        deadlines[seat] = time.monotonic() + request.millis / 1000.0 + bot.grace
+        deadlines[seat] = time.monotonic() + request.allowed + bot.grace
         answer = bot.poll() if bot.fileno() is None else None
         if answer is not None:
             answers[seat] = answer

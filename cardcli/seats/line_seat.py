@@ -196,14 +196,14 @@ class LineSeat(Seat):
         self._answer = None
         self._request = request
         self._ignored_since_ask = 0
-        line = protocol.go(request.kind, request.millis, request.moves)
+        lines = protocol.request(request.kind, request.millis, request.moves, request.bank_us)
         self._check_unsolicited()
         if self._answer is not None:
             return
         self._asked_at = time.monotonic()
         self._written_at = None
         try:
-            self._send([line])
+            self._send(lines)
         except SeatFault as fault:
             self._answer = Answer(None, 0.0, fault)
         if self._answer is None and not self._pending_input:
@@ -244,7 +244,7 @@ class LineSeat(Seat):
         request = self._request
         self._request = None
         elapsed = self._elapsed()
-        limit = f"limit {request.millis / 1000:g} s, " if request is not None else ""
+        limit = f"limit {_allowance(request)}, " if request is not None else ""
         detail = f"no answer in time ({limit}waited {elapsed:.2f} s)"
         heard = self._heard_lines(request.moves if request is not None else ())
         if heard:
@@ -427,6 +427,15 @@ class _Greeting:
         self.count += 1
         if len(self.received) < QUOTED_LINES:
             self.received.append(clip(line, QUOTED_WIDTH))
+
+
+def _allowance(request: Request) -> str:
+    """The time a request allowed, as a timeout's detail states it: the per-move limit, and
+    the time bank that was left on top of it when the match has one."""
+    limit = f"{request.millis / 1000:g} s"
+    if request.bank_us is None:
+        return limit
+    return f"{limit} + time bank {request.bank_us / 1e6:.3f} s"
 
 
 def _quote(partial: bytes) -> str:

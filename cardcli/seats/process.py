@@ -23,6 +23,8 @@ import threading
 from pathlib import Path
 from typing import IO, Sequence
 
+import attrs
+
 from .. import protocol
 from ..safe_text import DETAIL_WIDTH, printable
 from . import cgroups
@@ -44,6 +46,30 @@ STDERR_WAIT = 0.2
 exited, so its pipe ends at once unless a child still holds it."""
 
 
+@attrs.frozen
+class Launch:
+    """Where a bot program starts and what it finds in its environment, beyond the referee's
+    defaults: an entrants file's ``dir`` and ``env`` (``docs/tournaments.md``)."""
+
+    workdir: str | None = None
+    """The bot's working directory, absolute; None: the referee's own. A relative program or
+    argument in the command is found from here, as a shell started here would find it."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Variables added to the bot's environment (and to a sandboxed bot's clean one)."""
+
+    def environment(self) -> dict[str, str] | None:
+        """The whole environment of an unsandboxed bot; None: the referee's, unchanged."""
+        return {**os.environ, **dict(self.env)} if self.env else None
+
+    def locate(self, program: str) -> str | None:
+        """Where ``program`` is, found as the bot's start will find it: a path from the working
+        directory, a bare name on the ``PATH`` the bot gets; None when it is not there."""
+        if os.sep in program:
+            path = os.path.join(self.workdir or "", program)
+            return path if os.path.exists(path) else None
+        return shutil.which(program, path=dict(self.env).get("PATH"))
+
+
 class ProcessSeat(LineSeat):
     """A bot program speaking protocol v1 on its stdin and stdout."""
 
@@ -56,9 +82,11 @@ class ProcessSeat(LineSeat):
         stderr_path: Path | None = None,
         limits: Limits = Limits(),
         sandbox: SandboxPolicy | None = None,
+        launch: Launch = Launch(),
     ):
         super().__init__(label)
         self.argv = list(argv)
+        self.launch = launch
         self.stderr_path = stderr_path
         self.limits = limits
         self.sandbox = sandbox
@@ -102,14 +130,15 @@ class ProcessSeat(LineSeat):
         self.started = True
         self._breach = None
         limits = self.limits_in_force
-        _check_startable(self.argv[0])
+        _check_startable(self.argv[0], self.launch)
         self._group = _new_group(self.tag)
-        argv, env, args_fd = self.argv, None, None
+        argv, env, args_fd, cwd = self.argv, self.launch.environment(), None, self.launch.workdir
         try:
             if self._group is not None:
                 limits.setup(self._group)
             if self.sandbox is not None:
-                self._jail = Jail(self.sandbox, self.argv)
+                self._jail = Jail(self.sandbox, self.argv, self.launch.workdir, dict(self.launch.env))
+                cwd = None
                 if self._group is not None:
                     self._group.keeper = os.path.realpath(self._jail.tool)
                 args_fd, write_end = os.pipe()
@@ -126,6 +155,7 @@ class ProcessSeat(LineSeat):
                 close_fds=True,
                 pass_fds=() if args_fd is None else (args_fd,),
                 env=env,
+                cwd=cwd,
                 bufsize=0,
             )
         except OSError as err:
@@ -306,12 +336,12 @@ class ProcessSeat(LineSeat):
                 sink.close()
 
 
-def _check_startable(program: str) -> None:
+def _check_startable(program: str, launch: Launch) -> None:
     """Refuse a program that is not there or not executable before anything starts it: behind
     the launcher the kernel's refusal would only be the launcher's exit status (126, 127),
     where the bot's author needs the reason."""
-    found = program if os.sep in program else shutil.which(program)
-    if found is None or not os.path.exists(found):
+    found = launch.locate(program)
+    if found is None:
         raise SeatFault(FaultKind.CRASH, f"cannot start {program!r}: No such file or directory")
     if os.path.isdir(found) or not os.access(found, os.X_OK):
         raise SeatFault(FaultKind.CRASH, f"cannot start {program!r}: Permission denied")

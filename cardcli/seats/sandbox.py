@@ -39,7 +39,7 @@ import sys
 import tempfile
 import zlib
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import attrs
 
@@ -133,8 +133,11 @@ class Jail:
     """The sandbox of one bot process: its uid, its scratch directory, its bubblewrap command.
     Made when the bot starts, destroyed when it ends; the scratch is emptied between matches."""
 
-    def __init__(self, policy: SandboxPolicy, argv: Sequence[str]):
+    def __init__(self, policy: SandboxPolicy, argv: Sequence[str], workdir: str | None = None,
+                 env: Mapping[str, str] | None = None):
         self.policy = policy
+        self.env = dict(env or {})
+        """Variables added to the clean environment (an entrants file's ``env``)."""
         self.own_uid = support().own_uid
         self._uid_lock: int | None = None
         self.uid: int | None = self._allocate_uid() if self.own_uid else None
@@ -142,12 +145,17 @@ class Jail:
         if self.uid is not None:
             os.chown(self.scratch, self.uid, self.uid)
             os.chmod(self.scratch, 0o711)  # bubblewrap enters it as root without DAC override
-        self.argv, named = _bot_argv(argv)
+        self.argv, named = _bot_argv(argv, workdir, self.env.get("PATH"))
         self._visible: list[str] = []
-        for path in [*named, *(str(Path(extra).resolve()) for extra in policy.binds)]:
+        own = [workdir] if workdir is not None else []
+        for path in [*own, *named, *(str(Path(extra).resolve()) for extra in policy.binds)]:
             secret = any(_inside(path, hidden) for hidden in policy.hidden)
             if path not in self._visible and not secret and not _under_any(path, SYSTEM_DIRS):
                 self._visible.append(path)
+        self.workdir = workdir if workdir is not None and (workdir in self._visible
+                                                           or _under_any(workdir, SYSTEM_DIRS)) else None
+        """Where the bot starts: its working directory, read-only, when it has one the sandbox
+        may show; else its scratch, ``/tmp``."""
         self._keep = _mount_chains(self._visible, policy.hidden)
         if self.own_uid:
             for path in [*self._visible, *(a for a in self.argv if os.path.isfile(a))]:
@@ -175,8 +183,8 @@ class Jail:
         for path in self.policy.hidden:
             if os.path.exists(path) and any(_inside(path, seen) and path != seen for seen in self._visible):
                 args += ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
-        args += ["--chdir", "/tmp", "--clearenv"]
-        for name, value in self.environment().items():
+        args += ["--chdir", self.workdir or "/tmp", "--clearenv"]
+        for name, value in {**self.environment(), **self.env}.items():
             args += ["--setenv", name, value]
         command = [self.tool, "--args", str(args_fd), "--"]
         if self.uid is not None:
@@ -241,21 +249,25 @@ def _system_binds() -> list[str]:
     return args
 
 
-def _bot_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
-    """The command with every path made absolute (the bot starts in its scratch directory),
+def _bot_argv(argv: Sequence[str], workdir: str | None = None,
+              search: str | None = None) -> tuple[list[str], list[str]]:
+    """The command with every path made absolute (the bot may start in its scratch directory),
     and the directories it needs to see: its program's installation (the directory above a
     ``bin``, so an interpreter finds its libraries), and the directory of every argument that
     names a path (a script, a data file; an argument names a path when it holds a ``/`` or is
-    a file in the current directory). A directory that is, or lies in, one of the referee's
-    own paths is never shown, even when the command names it."""
+    a file in the working directory: ``workdir``, else the referee's). A bare program name is
+    looked up on ``search`` (a ``PATH``; None: the referee's). A directory that is, or lies
+    in, one of the referee's own paths is never shown, even when the command names it."""
+    here = workdir or os.getcwd()
     program = argv[0]
-    found = program if os.sep in program else (shutil.which(program) or program)
-    found = os.path.abspath(found)
+    found = program if os.sep in program else (shutil.which(program, path=search) or program)
+    found = os.path.abspath(os.path.join(here, found))
     visible = [_installation(found), _installation(os.path.realpath(found))]
     result = [found]
     for arg in argv[1:]:
-        if (os.sep in arg or os.path.isfile(arg)) and os.path.exists(arg):
-            path = os.path.abspath(arg)
+        named = os.path.join(here, arg)
+        if (os.sep in arg or os.path.isfile(named)) and os.path.exists(named):
+            path = os.path.abspath(named)
             visible.append(path if os.path.isdir(path) else os.path.dirname(path))
             result.append(path)
         else:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 from pathlib import Path
 from typing import Sequence
 
@@ -22,7 +21,7 @@ from ..remote.tokens import check_name
 from .base import Seat
 from .builtin import BUILTIN_NAMES, builtin
 from .limits import Limits
-from .process import ProcessSeat
+from .process import Launch, ProcessSeat
 from .sandbox import SandboxPolicy
 
 
@@ -35,11 +34,13 @@ def make_seat(
     salt: str = "",
     sandbox: SandboxPolicy | None = None,
     remote: RemoteContext | None = None,
+    launch: Launch = Launch(),
 ) -> Seat:
     """The seat for ``spec`` at seat ``index``; built-in players are seeded from the match seed
     (and ``salt``, which tells apart entrants that play the same built-in player). A bot
-    program runs in ``sandbox`` (a resolved policy; None runs it unguarded). A remote seat
-    needs the referee's listener (``remote``)."""
+    program runs in ``sandbox`` (a resolved policy; None runs it unguarded), started as
+    ``launch`` says (its working directory and environment). A remote seat needs the referee's
+    listener (``remote``)."""
     text = spec.strip()
     if text.startswith("remote:"):
         return _remote_seat(spec, text[len("remote:"):], index, remote)
@@ -60,15 +61,15 @@ def make_seat(
     if not argv:
         raise UsageError(f"seat {index}: empty seat spec")
     program = argv[0]
-    if os.sep not in program and shutil.which(program) is None:
+    if os.sep not in program and launch.locate(program) is None:
         raise UsageError(
             f"seat {index}: {program!r} is neither a built-in player ({', '.join(BUILTIN_NAMES)}) "
             "nor a program on PATH"
         )
-    if os.sep in program and not os.path.exists(program):
+    if os.sep in program and launch.locate(program) is None:
         raise UsageError(f"seat {index}: no such program: {program}")
     stderr_path = stderr_dir / f"seat{index}.stderr" if stderr_dir is not None else None
-    seat = ProcessSeat(spec, argv, stderr_path, limits, sandbox)
+    seat = ProcessSeat(spec, argv, stderr_path, limits, sandbox, launch)
     seat.tag = f"seat{index}"
     return seat
 

@@ -63,7 +63,8 @@ def bundles(record: dict[str, Any], seats: Sequence[Seat]) -> tuple[Bundle, ...]
         lines = [
             f"match {index} (key {record['tournament']['key']}), seed {record['seed']}: seat {seat}, "
             f"entrant {printable(entrant)}",
-            f"command: {printable(' '.join(bot.command))}",
+            f"command: {printable(' '.join(bot.command))}"
+            + (f" (in {printable(bot.launch.workdir)})" if bot.launch.workdir is not None else ""),
             f"fault: {fault['kind']} in deal {fault['deal']}, move {fault['move'] + 1}: {printable(fault['detail'])}",
         ]
         request, answer = transcript.last_request()

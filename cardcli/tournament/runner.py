@@ -37,6 +37,7 @@ from ..seats.spec import make_seat
 from ..remote.seat import RemoteContext
 from .bundles import Bundle, bundles as make_bundles
 from .cluster import ClusterRun
+from .entrants import Entrant
 from .stopping import Decided, SprtWatch
 from .schedule import MatchPlan, plan
 
@@ -74,6 +75,10 @@ class Config:
     """The entrant that plays every match (``--gauntlet NAME``), or None for the ordinary
     schedule. Stored so that ``--resume`` rebuilds the same schedule; a configuration made
     before gauntlets existed has none."""
+    entrant_settings: dict[str, dict[str, Any]] = attrs.field(factory=dict)
+    """Entrant name → how its bot starts and what it is set to: ``dir`` (absolute), ``env``
+    and ``options`` (``--entrants``, ``--bot-option``; :class:`.entrants.Entrant`), for the
+    entrants that have any. A configuration made before entrants files existed has none."""
     hidden: tuple[str, ...] = attrs.field(default=(), eq=False)
     """The tournament's own directory while it runs: never stored, masked from every bot."""
     remote: RemoteContext | None = attrs.field(default=None, eq=False)
@@ -105,6 +110,10 @@ class Config:
     @property
     def names(self) -> list[str]:
         return [name for name, _ in self.entrants]
+
+    def entrant(self, index: int) -> Entrant:
+        name, spec = self.entrants[index]
+        return Entrant.of(name, spec, self.entrant_settings.get(name, {}))
 
     def schedule(self) -> list[MatchPlan]:
         spec = registry.get(self.game)
@@ -146,14 +155,13 @@ class BotPool:
         seats = []
         taken: dict[int, int] = {}
         for seat, entrant in enumerate(match.seating):
-            name, spec = self.config.entrants[entrant]
             pool = self.idle.get(entrant, [])
             k = taken.get(entrant, 0)
             ready = [s for s in pool if s.usable and not self._remembers(s, match)]
             if k < len(ready) and self.config.keep_alive:
                 bot = ready[k]
             else:
-                bot = self._new_bot(name, spec, seat, match)
+                bot = self._new_bot(self.config.entrant(entrant), seat, match)
             taken[entrant] = k + 1
             self.seen.setdefault(id(bot), set()).add(match.deal_set)
             seats.append(bot)
@@ -173,15 +181,18 @@ class BotPool:
         if ended:
             self._end(ended, float(self.config.settings.get("quit_grace", 2.0)))
 
-    def _new_bot(self, name: str, spec: str, seat: int, match: MatchPlan) -> Seat:
-        """A fresh seat for entrant ``name``, named by that name wherever a seat names itself:
+    def _new_bot(self, entrant: Entrant, seat: int, match: MatchPlan) -> Seat:
+        """A fresh seat for ``entrant``, named by its name wherever a seat names itself:
         ``label``, which the referee shows and records for a bot that has not (yet) said
         ``id name`` (one that fails at its start above all), and ``tag``, which names its
         control group and its log lines. Otherwise ``make_seat`` names it by its spec, for a
         bot program a command line that may run to hundreds of characters, and by the seat it
-        was made for, which a kept-alive bot soon leaves."""
-        bot = make_seat(spec, seat, match.seed, None, self.limits, salt=f"/{name}", sandbox=self.sandbox,
-                        remote=self.config.remote)
+        was made for, which a kept-alive bot soon leaves. It starts where its entrant says
+        (an entrants file's ``dir`` and ``env``) and is set its entrant's options."""
+        name = entrant.name
+        bot = make_seat(entrant.spec, seat, match.seed, None, self.limits, salt=f"/{name}", sandbox=self.sandbox,
+                        remote=self.config.remote, launch=entrant.launch)
+        bot.options_asked = entrant.options
         bot.label = name
         bot.tag = display_name(name)
         if isinstance(bot, ProcessSeat) and self.stderr_dir is not None:
@@ -238,6 +249,7 @@ class Finished:
     @classmethod
     def of(cls, record: dict[str, Any], bundles: tuple[Bundle, ...] = ()) -> "Finished":
         head = {k: record[k] for k in ("status", "result", "tournament")}
+        head["undeclared"] = [list(found) for found in records.undeclared_options(record)]
         return cls(dump(record), head, bundles)
 
 
