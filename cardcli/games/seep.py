@@ -5,20 +5,33 @@
 (S1..S31) it follows. Seats are numbered clockwise and Seep is played counter-clockwise, so the
 next player is ``seat-1``; the bidder (house builder) sits at the dealer's right, ``dealer-1``.
 
-Every legal move is generated as a :class:`Move` that carries its whole effect (cards leaving
+Every legal move is generated as a :data:`Move` that carries its whole effect (cards leaving
 the floor, houses removed, the house made), so applying a move is the same few lines for every
 kind of action, and a move is legal exactly when it is in the generated set.
+
+Moves are generated over bit masks (:mod:`card_bits`, :func:`seep_floor.floor_sums`) by a
+:class:`_Turn`, once per position: the moves a card allows depend on its capture value only,
+so each value's moves are found once and paired with each card of that value, the captures
+and builds of a value are memoised by the floor cards that can take part in them, and the
+retention duty is settled per value before any move is made. Two ways in share the rules: the
+protocol's text moves (:meth:`SeepMatch.decisions`, :meth:`SeepMatch.apply`, with events) and
+integer actions for search (:meth:`SeepMatch.current_player`, :meth:`SeepMatch.legal_actions`,
+:meth:`SeepMatch.apply_action`), which are indices into the same canonical list and write
+neither tokens nor events; :meth:`SeepMatch.clone` copies a state for a search.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Any, Iterable, Sequence
+import functools
+from bisect import insort
+from itertools import repeat
+from operator import attrgetter, itemgetter
+from typing import Any, Sequence, TypeVar
 
 import attrs
 
 from ..cards import Card, french_52, is_card, sort_cards
-from ..errors import IllegalMoveError, InvalidMoveError, OptionError
+from ..errors import IllegalMoveError, InvalidMoveError, MoveError, OptionError
 from . import options as opt
 from .base import (
     DealScore,
@@ -30,14 +43,27 @@ from .base import (
     Variant,
     first_dealer,
 )
+from .card_bits import DECK, INDEX, TEXTS, mask_of
+from .card_bits import cards as mask_cards
 from .notation import checked, misordered, spent_card
-from .seep_floor import Group, Packing, all_sums, packings, text, value
+from .seep_floor import (
+    CACHE_LIMIT,
+    EMPTY_PACKINGS,
+    UP_TO,
+    VALUES,
+    FloorSums,
+    floor_sums,
+    group_text,
+    mask_packings,
+    value,
+)
 from .seep_text import SeepRenderer
 from .sides import best, seats, side_map, sides_for, with_forfeits
 from .tricks import seat_order, step
 
 HOUSE_VALUES = range(9, 14)
 VERBS = ("take", "build", "cement", "break", "throw")
+VERB_RANK = {verb: rank for rank, verb in enumerate(VERBS)}
 OPENING_KINDS = ("build_bid_value", "capture_with_bid_card", "throw_bid_card")
 SWEEP_DEFAULTS = (50, 25, 0)
 """``sweep``, ``sweep_first`` and ``sweep_last`` as the seed scores them (S18)."""
@@ -143,23 +169,57 @@ class House:
 
     def describe(self) -> str:
         """``h12:c:0,2:5C+3D+4H+QC``: value, cemented (c) or ordinary (o), owners, cards."""
+        return self._described
+
+    @functools.cached_property
+    def _described(self) -> str:
+        """:meth:`describe`, written once: a house stays on the floor for many plays, and
+        the floor is told after each."""
         kind = "c" if self.cemented else "o"
         owners = ",".join(map(str, sorted(self.owners)))
         return f"h{self.value}:{kind}:{owners}:" + "+".join(c.text for c in self.cards)
 
 
-@attrs.frozen
-class Move:
-    """A legal move and its whole effect on the floor."""
+Effect = tuple[str, int, tuple[int, ...], int, bool, "frozenset[int] | None", str, str]
+"""What a legal move does to the floor, the same whichever card of its capture value plays
+it: a turn finds each value's effects once and pairs them with each card of the value (a
+:data:`Move`). A bare tuple, as a turn makes many and plays one; its fields, in order:
 
-    token: str
-    verb: str
-    card: Card
-    floor: frozenset[Card] = frozenset()
-    """Loose cards that leave the floor (captured, or built into a house)."""
-    removed: tuple[int, ...] = ()
-    """Values of the houses that leave the floor (captured, or broken into another house)."""
-    made: House | None = None
+* ``verb``: ``take``, ``build``, ``cement``, ``break`` or ``throw``;
+* ``floor``: the loose cards that leave the floor (captured, or built into a house), a mask;
+* ``removed``: the values of the houses that leave the floor (captured, or broken into
+  another house);
+* ``made``: the value of the house made (0: none), ``cemented`` and ``owners`` (its owners;
+  None for the mover alone, which lets a build be the same effect for every seat, and keeps
+  the effects memoised free of containers the garbage collector would have to walk).
+  The house itself is built only when the move is played: its cards are the hand card, the
+  loose cards taken and the cards of the houses removed;
+* ``head`` and ``tail``: the token around the hand card, ``head + card + tail``; the token is
+  written only when asked for (the integer actions never ask).
+"""
+
+MADE, HEAD_AND_TAIL = 3, itemgetter(6, 7)
+"""Where an :data:`Effect` keeps the value of the house made, and its token's sort key for any
+one card."""
+
+Move = tuple[int, Effect]
+"""A legal move: the hand card (its index in ``card_bits.DECK``) and its effect."""
+
+
+def token(move: Move) -> str:
+    """The move's protocol token, ``take:JS:2C+3D+6H,h11``."""
+    card, effect = move
+    return effect[6] + TEXTS[card] + effect[7]
+
+
+_THROWS: tuple[Move, ...] = tuple(
+    (card, ("throw", 0, (), 0, False, None, "throw:", "")) for card in range(len(DECK))
+)
+"""The throw of each card: the same move in every position."""
+
+
+_Result = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""A match's result as seats: (winners, losers, draws)."""
 
 
 class Phase:
@@ -197,20 +257,28 @@ class SeepMatch(MatchBase):
         self.phase = Phase.DEAL
         self.side_totals = [0] * len(self.sides)
         self._same_dealer = False
-        self._result: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
+        self._result: _Result | None = None
         self._under: set[int] = set()
         """Sides under the minimum while a tie for the best total among the others is played
         off with extra deals (they have lost; the tie decides who wins)."""
         self.hands: list[list[Card]] = [[] for _ in range(num_players)]
         self.loose: list[Card] = []
         self.houses: dict[int, House] = {}
-        self._moves_cache: dict[str, Move] | None = None
-        self._sums_of: tuple[tuple[Card, ...] | None, dict[int, list[Group]]] = (None, {})
-        """The floor the groups were found for, and its groups by sum."""
-        self._packings_cache: dict[tuple[int, bool, tuple[Card, ...]], list[Packing]] = {}
-        self._held: list[Counter[int]] = []
-        """Per seat, how many cards of each value it holds: the retention duty asks it of
-        every candidate move, so :meth:`_moves` counts once."""
+        self.piles: list[list[Card]] = [[] for _ in self.sides]
+        self.bonus = [0] * len(self.sides)
+        self.last_capturer: int | None = None
+        self.bid = 0
+        self.bidder = self.turn = 0
+        self._later: list[dict[int, list[Card]]] = []
+        self._moves_cache: _Turn | _Known | None = None
+        """The moves of the position (a :class:`_Turn`), found when first asked for. After
+        each of its plays the engine leaves here what it knows of the new position (a
+        :class:`_Known`: the hands and the floor as indices and bits) for the next turn to
+        start from; any other change sets it to None, and so must whoever changes the
+        position by hand: the next turn then reads the hands and the floor afresh."""
+        team = options.retention_scope == "team"
+        self._keepers = tuple(self.sides[self.side_of[s]] if team else (s,) for s in range(num_players))
+        """Per seat, whose cards keep a house it owns (S9)."""
 
     # -- the protocol every game offers -------------------------------------------------------
 
@@ -223,7 +291,7 @@ class SeepMatch(MatchBase):
     def deal(self, deck: Sequence[Card]) -> list[Event]:
         if self.phase != Phase.DEAL:
             raise IllegalMoveError("no deal is due now")
-        if len(deck) != 52 or set(deck) != set(french_52()):
+        if len(deck) != 52 or set(deck) != _DECK_SET:
             raise IllegalMoveError("a Seep deal needs the 52 cards, each once")
         if self._deals_started and not self._same_dealer:
             self.dealer = self._next_dealer()
@@ -241,7 +309,7 @@ class SeepMatch(MatchBase):
         self._floor_dealt = take(4)
         for seat in self.order[1:]:
             first[seat] = take(4)
-        self._later: list[dict[int, list[Card]]] = []
+        self._later = []
         packet = self.options.deal_packet
         for count in _rounds(self.options, n):
             packets: dict[int, list[Card]] = {s: [] for s in self.order}
@@ -252,9 +320,9 @@ class SeepMatch(MatchBase):
         self._allocation = [first[s] + [c for r in self._later for c in r[s]] for s in range(n)]
         self.hands = [sort_cards(first[s]) for s in range(n)]
         self.loose, self.houses = [], {}
-        self.piles: list[list[Card]] = [[] for _ in self.sides]
+        self.piles = [[] for _ in self.sides]
         self.bonus = [0] * len(self.sides)
-        self.last_capturer: int | None = None
+        self.last_capturer = None
         self.bid = 0
         self.turn = self.bidder
         self._moves_cache = None
@@ -269,10 +337,10 @@ class SeepMatch(MatchBase):
         return events
 
     def decisions(self) -> tuple[Decision, ...]:
+        if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
+            return (Decision(self.turn, "play", self._tokens()),)
         if self.phase == Phase.BID:
             return (Decision(self.bidder, "bid", tuple(str(v) for v in self._bids())),)
-        if self.phase in (Phase.OPEN, Phase.PLAY):
-            return (Decision(self.turn, "play", tuple(self._legal())),)
         return ()
 
     def acting(self) -> tuple[tuple[int, str], ...]:
@@ -283,11 +351,19 @@ class SeepMatch(MatchBase):
         return ()
 
     def apply(self, seat: int, move: str) -> list[Event]:
+        if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
+            return self._play(seat, self._checked(seat, move), move)
         if self.phase == Phase.BID:
             return self._apply_bid(seat, move)
-        if self.phase not in (Phase.OPEN, Phase.PLAY):
+        raise IllegalMoveError(f"no move is due in phase {self.phase}")
+
+    def apply_quietly(self, seat: int, move: str) -> None:
+        if self.phase == Phase.BID:
+            self._apply_bid(seat, move, tell=False)
+        elif self.phase in (Phase.OPEN, Phase.PLAY):
+            self._play(seat, self._checked(seat, move), tell=False)
+        else:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
-        return self._play(seat, checked(self._checked_move, seat, move))
 
     def outcome(self, forfeits: frozenset[int] = frozenset()) -> Outcome:
         if self._result is None:
@@ -300,12 +376,67 @@ class SeepMatch(MatchBase):
     def seat_totals(self) -> tuple[int, ...]:
         return tuple(self.side_totals[self.side_of[s]] for s in range(self.num_players))
 
+    # -- integer actions and clones, for search -------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to act: the bidder during the bid, the player to play after it; -1 when a
+        deal is due or the match is over."""
+        if self.phase == Phase.BID:
+            return self.bidder
+        if self.phase in (Phase.OPEN, Phase.PLAY):
+            return self.turn
+        return -1
+
+    def legal_actions(self) -> Sequence[int]:
+        """The actions of :meth:`current_player`: ``k`` is the ``k``-th move :meth:`decisions`
+        offers (a bid, or a play in the canonical order), so they are always ``range(n)``."""
+        if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
+            return range(len(self._listed()))
+        if self.phase == Phase.BID:
+            return range(len(self._bids()))
+        return ()
+
+    def apply_action(self, action: int) -> None:
+        """Apply an action of :meth:`current_player`, without events; refuse an illegal one
+        with IllegalMoveError and change nothing."""
+        if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
+            moves = self._listed()
+            if not 0 <= action < len(moves):
+                raise IllegalMoveError(f"action {action} is not legal now: there are {len(moves)} moves")
+            self._play(self.turn, moves[action], tell=False)
+        elif self.phase == Phase.BID:
+            bids = self._bids()
+            if not 0 <= action < len(bids):
+                raise IllegalMoveError(f"action {action} is not legal now: there are {len(bids)} bids")
+            self._bid(self.bidder, bids[action], tell=False)
+        else:
+            raise IllegalMoveError(f"no move is due in phase {self.phase}")
+
+    def clone(self) -> SeepMatch:
+        """An independent copy, at a small fraction of the cost of ``copy.deepcopy``: the
+        containers that moves change are copied, everything else is shared, for it is never
+        changed in place (the options, the cards, the houses, the finished deal scores, the
+        packets still to be dealt, the moves found for the position)."""
+        twin = object.__new__(type(self))
+        twin.__dict__ = self.__dict__.copy()
+        twin._scores = list(self._scores)
+        twin.side_totals = list(self.side_totals)
+        twin._under = set(self._under)
+        twin.hands = [list(hand) for hand in self.hands]
+        twin.loose = list(self.loose)
+        twin.houses = dict(self.houses)
+        twin.piles = [list(pile) for pile in self.piles]
+        twin.bonus = list(self.bonus)
+        twin._later = list(self._later)
+        return twin
+
     # -- bidding ------------------------------------------------------------------------------
 
     def _bids(self) -> list[int]:
         held = sorted({value(c) for c in self.hands[self.bidder] if value(c) in HOUSE_VALUES})
         if self.options.reveal_floor_before_bid and self.options.bid_requires_floor_feasibility:
-            held = [v for v in held if self._opening_moves(v, require_effect=True)]
+            turn = self._new_turn(self.bidder)
+            held = [v for v in held if self._opening_moves(turn, v, require_effect=True)]
         return held
 
     def _void_deal(self) -> list[Event]:
@@ -319,84 +450,80 @@ class SeepMatch(MatchBase):
         self.phase = Phase.DEAL
         return events
 
-    def _apply_bid(self, seat: int, move: str) -> list[Event]:
+    def _apply_bid(self, seat: int, move: str, tell: bool = True) -> list[Event]:
         if seat != self.bidder:
             raise IllegalMoveError(f"seat {self.bidder} bids, not seat {seat}")
         if not move.isdigit():
             raise InvalidMoveError(f"a bid is a number from 9 to 13: {move!r}")
         if int(move) not in self._bids() or move != str(int(move)):
             raise IllegalMoveError(f"cannot bid {move}: bid the value of a card you hold, 9 to 13")
-        self.bid = int(move)
+        return self._bid(seat, int(move), tell)
+
+    def _bid(self, seat: int, bid: int, tell: bool) -> list[Event]:
+        """Make a legal bid and turn the floor up (when it is still face down)."""
+        self.bid = bid
         self.phase = Phase.OPEN
         self._moves_cache = None
-        events = [Event("bid", (str(seat), move))]
         if not self.options.reveal_floor_before_bid:
             self.loose = sort_cards(self._floor_dealt)
+        if not tell:
+            return []
+        events = [Event("bid", (str(seat), str(bid)))]
+        if not self.options.reveal_floor_before_bid:
             events.append(self._table_event())
         return events
 
     # -- legal moves --------------------------------------------------------------------------
 
-    def _legal(self) -> dict[str, Move]:
-        if self._moves_cache is None:
-            if self.phase == Phase.OPEN:
-                moves = self._opening_moves(self.bid)
-            else:
-                moves = self._moves(self.turn)
-            self._moves_cache = {m.token: m for m in _canonical(moves)}
-        return self._moves_cache
+    def _new_turn(self, seat: int, known: _Known | None = None) -> _Turn:
+        if known is None:
+            known = _Known.read(self.hands, self.loose)
+        return _Turn(self.options, self._keepers, self.sides[self.side_of[seat]], known, self.houses, seat)
 
-    def _opening_moves(self, bid: int, require_effect: bool = False) -> list[Move]:
-        """The bidder's opening play (S4); with ``require_effect``, only builds and captures
-        (the bid's feasibility, S2). When the kinds ``opening_allowed`` allows give no move,
-        every kind is offered under the usual rules, the compulsory capture included
-        (Svolgimento 7: "Se la carta giocata può catturare ... devi catturarla")."""
+    def _turn(self) -> _Turn:
+        """The moves of the seat to play, found when first asked for in this position."""
+        found = self._moves_cache
+        if isinstance(found, _Turn):
+            return found
+        turn = self._moves_cache = self._new_turn(self.turn, found)
+        return turn
+
+    def _listed(self) -> list[Move]:
+        """Every legal move of the open play decision, in the canonical order."""
+        turn = self._turn()
+        listed = turn.listed
+        if listed is None:
+            listed = turn.listed = self._opening_moves(turn, self.bid) if self.phase == Phase.OPEN else turn.plays()
+        return listed
+
+    def _tokens(self) -> tuple[str, ...]:
+        """The tokens of :meth:`_listed`, written once per position."""
+        turn = self._turn()
+        tokens = turn.tokens
+        if tokens is None:
+            tokens = turn.tokens = tuple([f"{effect[6]}{TEXTS[card]}{effect[7]}" for card, effect in self._listed()])
+        return tokens
+
+    def _listed_move(self, move: str) -> Move | None:
+        """The listed move whose token is ``move``, or None. A list is short, and searching its
+        tokens costs less than building a dictionary of them for the one move played."""
+        tokens = self._tokens()
+        try:
+            return self._listed()[tokens.index(move)]
+        except ValueError:
+            return None
+
+    def _opening_moves(self, turn: _Turn, bid: int, require_effect: bool = False) -> list[Move]:
+        """The bidder's opening play (S4), in the canonical order; with ``require_effect``,
+        only builds and captures (the bid's feasibility, S2). When the kinds
+        ``opening_allowed`` allows give no move, every kind is offered under the usual rules,
+        the compulsory capture included (Svolgimento 7: "Se la carta giocata può catturare
+        ... devi catturarla")."""
         allowed = set(self.options.opening_allowed)
         if require_effect:
             allowed.discard("throw_bid_card")
-            return self._openings(bid, allowed)
-        return self._openings(bid, allowed) or self._openings(bid, set(OPENING_KINDS))
-
-    def _openings(self, bid: int, allowed: set[str]) -> list[Move]:
-        """The opening moves of the kinds ``allowed``. A bid-value card is thrown only when it
-        captures nothing, whatever the throw rule; under ``no_other_action`` only when no other
-        opening move exists (moves the opening does not allow are no alternative)."""
-        seat = self.bidder
-        self._fresh_turn()
-        actions: list[Move] = []
-        throws: list[Move] = []
-        for card in self.hands[seat]:
-            found, _ = self._card_moves(seat, card)
-            for move in found:
-                if move.verb == "build" and move.made is not None and move.made.value == bid:
-                    if "build_bid_value" in allowed:
-                        actions.append(move)
-                elif move.verb == "take" and value(move.card) == bid and "capture_with_bid_card" in allowed:
-                    actions.append(move)
-            if value(card) == bid and "throw_bid_card" in allowed and not self._can_capture(card):
-                throws.append(Move(f"throw:{card.text}", "throw", card))
-        if self.options.throw_rule == "no_other_action" and actions:
-            return actions
-        return actions + throws
-
-    def _sums(self, target: int) -> list[Group]:
-        """Groups of loose cards summing to ``target``: every target's groups are found in one
-        walk of the floor, once per floor."""
-        floor = tuple(self.loose)
-        if self._sums_of[0] != floor:
-            self._sums_of = (floor, all_sums(floor))
-        return self._sums_of[1].get(target, [])
-
-    def _packings(self, cards: list[Card], target: int, maximal: bool = True) -> list[Packing]:
-        """Packings of ``cards`` for ``target`` (only the maximal ones unless ``maximal`` is
-        false), computed once per set of cards: cards of one value share them."""
-        key = (target, maximal, tuple(cards))
-        found = self._packings_cache.get(key)
-        if found is None:
-            within = set(cards)
-            groups = [g for g in self._sums(target) if within.issuperset(g)]
-            found = self._packings_cache[key] = packings(cards, target, maximal, groups)
-        return found
+            return turn.openings(bid, allowed)
+        return _canonical(turn.openings(bid, allowed) or turn.openings(bid, set(OPENING_KINDS)))
 
     def _find(self, seat: int, move: str) -> Move | None:
         """The legal move a token names, or None.
@@ -408,196 +535,33 @@ class SeepMatch(MatchBase):
         not found that way (to refuse it, or for a throw allowed because nothing else is),
         or when it was listed already: ``verify`` checks a move at the cost of one card,
         where the referee lists every move anyway to offer them."""
-        if self._moves_cache is None and self.phase == Phase.PLAY:
+        turn = self._moves_cache
+        listed = turn.listed if isinstance(turn, _Turn) else None
+        if listed is not None and isinstance(turn, _Turn) and turn.tokens is not None:
+            try:
+                return listed[turn.tokens.index(move)]
+            except ValueError:
+                return None
+        if listed is None and self.phase == Phase.PLAY:
             spent = spent_card(move)
             card = Card.parse(spent) if spent is not None and is_card(spent) else None
             if card is not None and card in self.hands[seat]:
-                self._fresh_turn()
-                found, throw = self._card_moves(seat, card)
+                found, throw = self._turn().card_moves(INDEX[card])
                 if throw is not None and self.options.throw_rule != "no_other_action":
                     found.append(throw)
-                chosen = {m.token: m for m in found}.get(move)
+                chosen = next((m for m in found if token(m) == move), None)
                 if chosen is not None:
                     return chosen
-        return self._legal().get(move)
+        return self._listed_move(move)
 
-    def _fresh_turn(self) -> None:
-        """Empty the caches of the last floor, and count each seat's values for the retention
-        duty, before moves are generated for this turn."""
-        self._packings_cache = {}
-        self._held = [Counter(value(c) for c in h) for h in self.hands]
-
-    def _card_moves(self, seat: int, card: Card) -> tuple[list[Move], Move | None]:
-        """The captures, builds, cements and breaks ``card`` allows, and its throw when the
-        card may be thrown by the throw rule on its own."""
-        candidates = (
-            self._captures(card)
-            + self._builds(seat, card)
-            + self._cements(seat, card)
-            + self._breaks(seat, card)
-        )
-        moves = [m for m in candidates if self._keeps_houses(seat, m)]
-        throw = Move(f"throw:{card.text}", "throw", card)
-        if self._may_throw(seat, card) and self._keeps_houses(seat, throw):
-            return moves, throw
-        return moves, None
-
-    def _moves(self, seat: int) -> list[Move]:
-        self._fresh_turn()
-        hand = self.hands[seat]
-        moves: list[Move] = []
-        throws: list[Move] = []
-        for card in hand:
-            found, throw = self._card_moves(seat, card)
-            moves += found
-            if throw is not None:
-                throws.append(throw)
-        if self.options.throw_rule == "no_other_action" and moves:
-            return moves
-        if not moves and not throws:
-            # Some option sets (owners may not throw, the team keeps the key) can leave a player
-            # with no legal move; the turn must still be played, so any card may be thrown.
-            return [Move(f"throw:{card.text}", "throw", card) for card in hand]
-        return moves + throws
-
-    def _captures(self, card: Card) -> list[Move]:
-        v = value(card)
-        house = self.houses.get(v)
-        result = []
-        for packing in self._packings(self.loose, v, self.options.capture_must_be_maximal):
-            if not packing.cards and house is None:
-                continue
-            items = text(packing.groups)
-            if house is not None:
-                items = f"{items},h{v}" if items else f"h{v}"
-            removed = (v,) if house is not None else ()
-            result.append(Move(f"take:{card.text}:{items}", "take", card, packing.cards, removed))
-        return result
-
-    def _room_for_a_house(self) -> bool:
-        return not self.options.max_houses or len(self.houses) < self.options.max_houses
-
-    def _builds(self, seat: int, card: Card) -> list[Move]:
-        v = value(card)
-        result = []
-        seen: set[tuple[int, frozenset[Card]]] = set()
-        if not self._room_for_a_house():
-            return result
-        for target in HOUSE_VALUES:
-            if target in self.houses or target < v:
-                continue
-            firsts: list[Group] = [()] if target == v else self._sums(target - v)
-            for first in firsts:
-                if target == v and not self.options.cementing:
-                    continue
-                rest = [c for c in self.loose if c not in first]
-                absorbed = self._packings(rest if self.options.cementing else [], target)
-                for packing in absorbed:
-                    used = frozenset(first) | packing.cards
-                    if not used or (target, used) in seen:
-                        continue
-                    seen.add((target, used))
-                    cemented = target == v or bool(packing.cards)
-                    house = House(target, _pile(card, used), cemented, frozenset({seat}))
-                    groups = text(((card, *first), *packing.groups))
-                    result.append(Move(f"build:{target}:{groups}", "build", card, used, (), house))
-        return result
-
-    def _cements(self, seat: int, card: Card) -> list[Move]:
-        if not self.options.cementing:
-            return []
-        v = value(card)
-        result = []
-        for target, house in self.houses.items():
-            if v > target:
-                continue
-            combos: list[Group] = [()] if v == target else self._sums(target - v)
-            owners = self._owners_after_cement(seat, house.owners)
-            for combo in combos:
-                made = House(target, _pile(card, (*house.cards, *combo)), True, owners)
-                token = f"cement:{target}:" + "+".join(c.text for c in (card, *combo))
-                result.append(Move(token, "cement", card, frozenset(combo), (target,), made))
-        return result
-
-    def _owners_after_cement(self, seat: int, owners: frozenset[int]) -> frozenset[int]:
-        partners = set(self.sides[self.side_of[seat]])
-        if owners & partners or not self.options.opponent_cement_makes_coowner:
-            return owners
-        return owners | {seat}
-
-    def _breaks(self, seat: int, card: Card) -> list[Move]:
-        v = value(card)
-        result = []
-        partners = set(self.sides[self.side_of[seat]]) - {seat}
-        for old_value, house in self.houses.items():
-            target = old_value + v
-            if house.cemented or target > 13:
-                continue
-            if seat in house.owners and not self.options.break_own_house:
-                continue
-            if seat not in house.owners and house.owners & partners and not self.options.break_partner_house:
-                continue
-            base = f"break:{old_value}:{card.text}"
-            existing = self.houses.get(target)
-            if existing is not None:
-                if not self.options.cementing:
-                    continue
-                made = House(target, _pile(card, (*existing.cards, *house.cards)), True, existing.owners | {seat})
-                result.append(Move(base, "break", card, frozenset(), (old_value, target), made))
-                continue
-            absorbed = self._packings(self.loose if self.options.cementing else [], target)
-            for packing in absorbed:
-                made = House(
-                    target, _pile(card, (*house.cards, *packing.cards)), bool(packing.cards), frozenset({seat})
-                )
-                token = f"{base},{text(packing.groups)}" if packing.cards else base
-                result.append(Move(token, "break", card, packing.cards, (old_value,), made))
-        return result
-
-    def _may_throw(self, seat: int, card: Card) -> bool:
-        if not self.options.owner_may_throw and any(seat in h.owners for h in self.houses.values()):
-            return False
-        if self.options.throw_rule == "no_other_action":
-            return True
-        return not self._can_capture(card)
-
-    def _can_capture(self, card: Card) -> bool:
-        """Whether ``card`` would capture something: a loose group or the house of its value."""
-        v = value(card)
-        return v in self.houses or bool(self._sums(v))
-
-    def _keeps_houses(self, seat: int, move: Move) -> bool:
-        """The retention duty (S8, S9, S24).
-
-        Whoever builds or breaks must hold a card of the new value in their own hand
-        afterwards, whatever ``retention_scope`` says (Svolgimento 3: "Puoi creare una casa
-        solo se sei in grado di catturarla in seguito con una carta ancora in mano"). Then every
-        owner's duty is checked under the scope in force (with ``team``, the owner's side still
-        holds a card of the value): for every house after every move, or, with
-        ``last_key_capture_only`` off, for the house the move makes or changes."""
-        played = value(move.card)
-        made = move.made
-        if move.verb in ("build", "break") and made is not None and not self._held[seat][made.value] > (
-            played == made.value
-        ):
-            return False
-        if not self.houses and made is None:
-            return True
-        if self.options.last_key_capture_only:
-            houses = [h for v, h in self.houses.items() if v not in move.removed]
-            if made is not None:
-                houses.append(made)
-        else:
-            houses = [made] if made is not None else []
-        for house in houses:
-            for owner in house.owners:
-                keepers = self.sides[self.side_of[owner]] if self.options.retention_scope == "team" else (owner,)
-                if not any(
-                    self._held[keeper][house.value] > (keeper == seat and played == house.value)
-                    for keeper in keepers
-                ):
-                    return False
-        return True
+    def _checked(self, seat: int, move: str) -> Move:
+        """The legal move a play token names, or the refusal, with the misspellings of its
+        cards named (:func:`~cardcli.games.notation.checked`, asked only once the token is
+        refused, as the check changes nothing)."""
+        try:
+            return self._checked_move(seat, move)
+        except MoveError:
+            return checked(self._checked_move, seat, move)
 
     def _checked_move(self, seat: int, move: str) -> Move:
         """The legal move a play token names; changes nothing but caches, so
@@ -615,51 +579,67 @@ class SeepMatch(MatchBase):
         verb, _, rest = move.partition(":")
         if verb not in VERBS or not rest:
             return InvalidMoveError(f"a Seep move is take:, build:, cement:, break: or throw: ...: {move!r}")
-        return misordered(move, self._legal()) or IllegalMoveError(f"{move} is not a legal move here")
+        return misordered(move, self._tokens()) or IllegalMoveError(f"{move} is not a legal move here")
 
     # -- playing ------------------------------------------------------------------------------
 
-    def _play(self, seat: int, move: Move) -> list[Event]:
+    def _play(self, seat: int, move: Move, told: str | None = None, tell: bool = True) -> list[Event]:
+        """Play a legal move; with ``tell``, return its events (the integer actions skip them).
+        ``told`` is its token when the caller has it."""
         opening = self.phase == Phase.OPEN
-        self.hands[seat].remove(move.card)
-        self.loose = [c for c in self.loose if c not in move.floor]
-        taken_houses = [self.houses.pop(v) for v in move.removed if v in self.houses]
-        if move.made is not None:
-            self.houses[move.made.value] = move.made
-        events = [Event("play", (str(seat), move.token))]
-        last = not any(self.hands) and self._deal_complete()
-        if move.verb == "take":
+        before = self._moves_cache
+        index, (verb, taken_loose, removed, made, cemented, owners, head, tail) = move
+        card = DECK[index]
+        self.hands[seat].remove(card)
+        if taken_loose:
+            self.loose = [c for c in self.loose if not taken_loose >> INDEX[c] & 1]
+        taken_houses = [self.houses.pop(v) for v in removed if v in self.houses] if removed else []
+        if made:
+            # the hand card, the loose cards taken in and the cards of the houses removed
+            built = 1 << index | taken_loose
+            for house in taken_houses:
+                built |= mask_of(house.cards)
+            self.houses[made] = House(made, mask_cards(built), cemented, owners or _ALONE[seat])
+        events = [Event("play", (_SEAT_TEXTS[seat], told or head + card.text + tail))] if tell else []
+        emptied = not any(self.hands)
+        if verb == "take":
             pile = self.piles[self.side_of[seat]]
-            pile.append(move.card)
-            pile.extend(move.floor)
+            pile.append(card)
+            if taken_loose:
+                pile.extend(mask_cards(taken_loose))
             for house in taken_houses:
                 pile.extend(house.cards)
             self.last_capturer = seat
             if not self.loose and not self.houses:
-                bonus = self._sweep_bonus(move.card, opening, last)
+                bonus = self._sweep_bonus(card, opening, emptied and self._deal_complete())
                 self.bonus[self.side_of[seat]] += bonus
-                events.append(Event("seep", (str(seat), str(bonus))))
-        elif move.verb == "throw":
-            self.loose = sort_cards(self.loose + [move.card])
-        events.append(self._table_event())
+                if tell:
+                    events.append(Event("seep", (str(seat), str(bonus))))
+        elif verb == "throw":
+            self.loose = [*self.loose, card]
+            self.loose.sort(key=_SORT_KEY)
+        if tell:
+            events.append(self._table_event())
         self._moves_cache = None
-        self.turn = step(seat, self.num_players, clockwise=False)
+        if isinstance(before, _Turn) and not emptied and not opening:
+            self._moves_cache = before.known.after(seat, index, taken_loose, verb == "throw")
+        self.turn = (seat - 1) % self.num_players  # counter-clockwise: the next seat is seat-1
         if opening:
             self.phase = Phase.PLAY
-            events += self._deal_more()
-        elif not any(self.hands):
-            events += self._deal_more() if self._later else self._end_deal()
+            events += self._deal_more(tell)
+        elif emptied:
+            events += self._deal_more(tell) if self._later else self._end_deal(tell)
         return events
 
     def _deal_complete(self) -> bool:
         """True when no cards are still to be dealt in this deal (after the opening)."""
         return self.phase == Phase.PLAY and not self._later
 
-    def _deal_more(self) -> list[Event]:
+    def _deal_more(self, tell: bool = True) -> list[Event]:
         packets = self._later.pop(0)
         for seat, cards in packets.items():
-            self.hands[seat] = sort_cards(self.hands[seat] + cards)
-        return self._hand_events()
+            self.hands[seat] = sort_cards([*self.hands[seat], *cards])
+        return self._hand_events() if tell else []
 
     def _sweep_bonus(self, card: Card, opening: bool, last: bool) -> int:
         if self.options.scoring == "thirty":
@@ -668,12 +648,13 @@ class SeepMatch(MatchBase):
             return self.options.sweep_last
         return self.options.sweep_first if opening else self.options.sweep
 
-    def _end_deal(self) -> list[Event]:
+    def _end_deal(self, tell: bool = True) -> list[Event]:
         events = []
-        leftover = self.loose + [c for h in self.houses.values() for c in h.cards]
+        leftover = [*self.loose, *(c for h in self.houses.values() for c in h.cards)]
         if leftover:
             who = "-" if self.last_capturer is None else str(self.last_capturer)
-            events.append(Event("leftover", (who, *(c.text for c in sort_cards(leftover)))))
+            if tell:
+                events.append(Event("leftover", (who, *(c.text for c in sort_cards(leftover)))))
             if self.last_capturer is not None:
                 self.piles[self.side_of[self.last_capturer]].extend(leftover)
         self.loose, self.houses = [], {}
@@ -688,7 +669,8 @@ class SeepMatch(MatchBase):
         self._result = self._baazi_result(under)
         notes += self._tie_note()
         self._scores.append(DealScore(self._deals_started, points, self.seat_totals(), notes))
-        events += self._score_events(points)
+        if tell:
+            events += self._score_events(points)
         self.phase = Phase.OVER if self._result is not None else Phase.DEAL
         return events
 
@@ -714,7 +696,7 @@ class SeepMatch(MatchBase):
                     points[i] += 4
         return points
 
-    def _baazi_result(self, under: list[int]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
+    def _baazi_result(self, under: list[int]) -> _Result | None:
         """Who won the baazi after this deal, as (winners, losers, draws) seats, or None.
 
         A side under the minimum loses (seed: "quella coppia perde"), every such side, so when
@@ -760,10 +742,10 @@ class SeepMatch(MatchBase):
         self._result = self._seats(winners, others, []) if others else self._seats([], [], winners)
         self.phase = Phase.OVER
 
-    def _seats(self, winners: list[int], losers: list[int], draws: list[int]) -> tuple[tuple[int, ...], ...]:
+    def _seats(self, winners: list[int], losers: list[int], draws: list[int]) -> _Result:
         return seats(self.sides, winners), seats(self.sides, losers), seats(self.sides, draws)
 
-    def _with_forfeits(self, forfeits: frozenset[int]) -> tuple[tuple[int, ...], ...]:
+    def _with_forfeits(self, forfeits: frozenset[int]) -> _Result:
         """A side with a forfeited seat loses; if no winner is left, the best total among the
         other sides wins (ties share the win)."""
         assert self._result is not None
@@ -792,7 +774,9 @@ class SeepMatch(MatchBase):
         return [Event("hand", tuple(c.text for c in h), frozenset({s})) for s, h in enumerate(self.hands)]
 
     def _table_event(self) -> Event:
-        items = [c.text for c in self.loose] + [self.houses[v].describe() for v in sorted(self.houses)]
+        items = [c.text for c in self.loose]
+        if self.houses:
+            items += [self.houses[v].describe() for v in sorted(self.houses)]
         return Event("table", tuple(items))
 
     def _score_events(self, points: Sequence[int]) -> list[Event]:
@@ -802,19 +786,528 @@ class SeepMatch(MatchBase):
         ]
 
 
+_DECK_SET = frozenset(french_52())
+_SEAT_TEXTS = tuple(map(str, range(4)))
+_SORT_KEY = attrgetter("sort_key")
+"""Canonical card order."""
+
 _THIRTY = {"TD": 12, "9S": 9, "2S": 1}
 """30-point card values beside the aces (1 each; the ace of spades counts once, as an ace)."""
 
 
-def _pile(card: Card, others: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sort_cards([card, *others]))
+# -- the move generator ---------------------------------------------------------------------------
+
+_INDEX_AND_VALUE_BIT = {card: (i, 1 << VALUES[i]) for i, card in enumerate(DECK)}
+_VALUE_CARDS = tuple(sum(1 << i for i, v in enumerate(VALUES) if v == value) for value in range(14))
+"""The mask of the four cards of each capture value."""
+_HOUSE_VALUES_OF = tuple(tuple(9 + k for k in range(5) if bits >> k & 1) for bits in range(32))
+"""The house values (9 to 13) whose bits are set, by the bits above 8 of a set of values."""
+_HOUSE_BITS = sum(1 << v for v in HOUSE_VALUES)
+_BUILD_HEADS = {target: f"build:{target}:" for target in HOUSE_VALUES}
+_CEMENT_HEADS = {target: f"cement:{target}:" for target in HOUSE_VALUES}
+_BREAK_HEADS = {target: f"break:{target}:" for target in HOUSE_VALUES}
+_ALONE = tuple(frozenset({seat}) for seat in range(4))
+"""The owners of a house one seat made alone."""
+_NONE: tuple[Effect, ...] = ()
+"""No moves of a kind."""
+ValueMoves = tuple[Sequence[Effect], Sequence[Effect], Sequence[Effect], Sequence[Effect]]
+"""The moves of a card of one value by kind: its captures, builds, cements and breaks."""
+_NOTHING: ValueMoves = (_NONE, _NONE, _NONE, _NONE)
+"""No moves of any kind but the throw: what most cards of a hand allow."""
+
+
+Holding = tuple[tuple[int, ...], int, int, int]
+"""One seat's cards as a turn reads them: their indices in canonical order, their mask, the
+values held (as bits; bit 0, which no value uses, marks a hand read) and the values held
+twice or more."""
+
+
+def _holding(cards: Sequence[Card]) -> Holding:
+    """A hand read into a :data:`Holding`."""
+    indices: list[int] = []
+    mask = held = twice = 0
+    for card in cards:
+        index, bit = _INDEX_AND_VALUE_BIT[card]
+        indices.append(index)
+        mask |= 1 << index
+        twice |= held & bit
+        held |= bit
+    indices.sort()
+    return tuple(indices), mask, held | 1, twice
+
+
+class _Known:
+    """The hands and the floor as a turn reads them: each seat's :data:`Holding`, and the
+    floor's cards as a mask and as indices in canonical order.
+
+    Reading four hands costs more than a turn's moves often do, and a play changes one card
+    of one hand and a few of the floor: :meth:`after` makes the next position's from this
+    one. Never changed once made, so clones share it."""
+
+    __slots__ = ("seats", "floor", "floor_cards")
+
+    def __init__(self, seats: tuple[Holding, ...], floor: int, floor_cards: tuple[int, ...]):
+        self.seats = seats
+        self.floor = floor
+        self.floor_cards = floor_cards
+
+    @classmethod
+    def read(cls, hands: Sequence[Sequence[Card]], loose: Sequence[Card]) -> _Known:
+        """What the lists say."""
+        floor = 0
+        for card in loose:
+            floor |= 1 << INDEX[card]
+        return cls(tuple(map(_holding, hands)), floor, tuple(sorted(INDEX[card] for card in loose)))
+
+    def after(self, seat: int, card: int, taken: int, thrown: bool) -> _Known:
+        """The same once ``seat`` has played ``card``, taking the loose cards ``taken`` from
+        the floor, or throwing the card onto it."""
+        indices, mask, held, twice = self.seats[seat]
+        at = indices.index(card)
+        mask ^= 1 << card
+        bit = 1 << VALUES[card]
+        if not twice & bit:
+            held &= ~bit
+        elif (mask & _VALUE_CARDS[VALUES[card]]).bit_count() < 2:
+            twice &= ~bit
+        seats = (*self.seats[:seat], (indices[:at] + indices[at + 1:], mask, held, twice), *self.seats[seat + 1:])
+        if thrown:
+            floor_cards = list(self.floor_cards)
+            insort(floor_cards, card)
+            return _Known(seats, self.floor | 1 << card, tuple(floor_cards))
+        if taken:
+            return _Known(seats, self.floor & ~taken, tuple(i for i in self.floor_cards if not taken >> i & 1))
+        return _Known(seats, self.floor, self.floor_cards)
+
+
+class _Turn:
+    """The legal moves of one seat in one position, found from a snapshot of it.
+
+    A card's captures, builds, cements and breaks depend on its capture value, not on the card,
+    so they are found once per value as :data:`Effect` s (cached here) and each card of the
+    value is paired with them. Before any is looked for, the position is read into bits by
+    capture value (which values could capture, build, cement or break at all,
+    :meth:`_bits_by_kind`), so a card that can only be thrown, most of a hand, costs a bit
+    test. The retention duty (S8, S9, S24) is settled for a whole kind of effects at once,
+    before any is made: every house a move leaves standing keeps its key exactly when
+    spending a card of that value leaves each owner one (:meth:`_unkept`). A value's effects
+    of one kind are kept sorted by ``(head, tail)``, which is the order of their tokens for any
+    one card, so the canonical order needs no token written.
+
+    Everything here is a snapshot (a :class:`_Known`, masks, a copy of the houses), never the
+    match's own lists, so a clone may share its original's turn until either moves.
+    """
+
+    __slots__ = (
+        "options", "seat", "keepers", "side", "known", "hand", "twice", "floor", "sums", "houses", "unkept",
+        "unkept_if_spent", "target_values", "capture_values", "build_values", "cement_values",
+        "break_values", "live", "listed", "tokens", "_by_value", "_cementing",
+    )
+
+    def __init__(self, options: SeepOptions, keepers: tuple[tuple[int, ...], ...], side: tuple[int, ...],
+                 known: _Known, houses: dict[int, House], seat: int):
+        self.options = options
+        self.seat = seat
+        self.keepers = keepers
+        self.side = side
+        self.known = known
+        self.hand, _, held, self.twice = known.seats[seat]
+        """The seat's cards (indices, canonical order), and the values it holds two cards of
+        or more, as bits: it may build a value with one card of it alone (keeping another),
+        and still keep a house of it after spending one."""
+        self.floor = known.floor
+        facts = floor_sums(self.floor, known.floor_cards)
+        self.sums = facts
+        self.houses = dict(houses)
+        self.unkept = self.unkept_if_spent = 0
+        if houses and options.last_key_capture_only:
+            self._duties()
+        self._bits_by_kind(facts, held & ~1)  # bit 0 only marks the hand read
+        self.listed: list[Move] | None = None
+        self.tokens: tuple[str, ...] | None = None
+        self._by_value: dict[int, ValueMoves] = {}
+        self._cementing: dict[int, tuple[frozenset[int], bool, bool]] = {}
+
+    def _bits_by_kind(self, facts: FloorSums, held_values: int) -> None:
+        """For each kind of move, the capture values (as bits) of the cards that might make
+        one: a superset (each finder still checks every rule), but a card of no such value is
+        never looked at. A card completes a group to ``t`` when the floor holds a group worth
+        ``t`` minus its value (:meth:`FloorSums.completing`); the seat builds a value it holds
+        (``held_values``) where no house stands."""
+        values, mirrored = facts.values, facts.mirrored
+        houses = cement = raise_ = 0
+        for value_, house in self.houses.items():
+            houses |= 1 << value_
+            cement |= 1 << value_ | mirrored >> 13 - value_ & (1 << value_) - 2
+            if not house.cemented:
+                raise_ |= held_values >> value_ & ~1
+        options = self.options
+        targets = held_values & ~houses & _HOUSE_BITS
+        if options.max_houses and len(self.houses) >= options.max_houses:
+            targets = 0
+        self.target_values = targets
+        """The values the seat could build, as bits: no house of it stands, and the seat
+        holds one."""
+        build = 0
+        if targets:
+            for target in _HOUSE_VALUES_OF[targets >> 9]:
+                build |= mirrored >> 13 - target & (1 << target) - 2
+            build |= targets & values & self.twice
+        if not options.cementing:
+            cement = 0
+        self.capture_values = values | houses
+        """The values that would capture something: a loose group or a house of the value."""
+        self.build_values = build
+        self.cement_values = cement
+        self.break_values = raise_
+        self.live = values | houses | build | cement | raise_
+        """The values of the cards that might capture, build, cement or break; a card of any
+        other value can only be thrown."""
+
+    # -- whole lists --------------------------------------------------------------------------
+
+    def plays(self) -> list[Move]:
+        """Every legal play, in the canonical order: by verb, then by the hand card, then by
+        token text (each value's effects are sorted already)."""
+        hand = self.hand
+        live = self.live
+        by_value = self._by_value
+        barred = self._barred_throws()
+        takes: list[Move] = []
+        builds: list[Move] = []
+        cements: list[Move] = []
+        breaks: list[Move] = []
+        throws: list[Move] = []
+        for card in hand:
+            v = VALUES[card]
+            if not barred >> v & 1:
+                throws.append(_THROWS[card])
+            if live >> v & 1:
+                found = by_value.get(v) or self._of_value(v)
+                if found is not _NOTHING:
+                    same = repeat(card)
+                    if found[0]:
+                        takes += zip(same, found[0])
+                    if found[1]:
+                        builds += zip(same, found[1])
+                    if found[2]:
+                        cements += zip(same, found[2])
+                    if found[3]:
+                        breaks += zip(same, found[3])
+        moves = takes + builds + cements + breaks
+        if self.options.throw_rule == "no_other_action" and moves:
+            return moves
+        if not moves and not throws:
+            # Some option sets (owners may not throw, the team keeps the key) can leave a player
+            # with no legal move; the turn must still be played, so any card may be thrown.
+            return [_THROWS[card] for card in hand]
+        return moves + throws
+
+    def _barred_throws(self) -> int:
+        """The values (as bits) whose cards may not be thrown, each judged on its own
+        (:meth:`_may_throw`); all of them (-1) when the seat may throw nothing."""
+        if self.unkept or self._owner_keeps_cards():
+            return -1
+        barred = self.unkept_if_spent
+        if self.options.throw_rule != "no_other_action":
+            barred |= self.capture_values
+        return barred
+
+    def card_moves(self, card: int) -> tuple[list[Move], Move | None]:
+        """The captures, builds, cements and breaks ``card`` allows, and its throw when the
+        card may be thrown by the throw rule on its own."""
+        v = VALUES[card]
+        found = [(card, effect) for effects in self._value_moves(v) for effect in effects]
+        return found, _THROWS[card] if self._may_throw(v) else None
+
+    def openings(self, bid: int, allowed: set[str]) -> list[Move]:
+        """The opening moves of the kinds ``allowed``: builds of the bid, captures with a card
+        of the bid value, throws of such a card. A bid-value card is thrown only when it
+        captures nothing, whatever the throw rule; under ``no_other_action`` only when no other
+        opening move exists (moves the opening does not allow are no alternative)."""
+        actions: list[Move] = []
+        throws: list[Move] = []
+        for card in self.hand:
+            v = VALUES[card]
+            takes, builds = self._value_moves(v)[:2]
+            if "build_bid_value" in allowed:
+                actions += [(card, effect) for effect in builds if effect[MADE] == bid]
+            if v == bid and "capture_with_bid_card" in allowed:
+                actions += [(card, effect) for effect in takes]
+            if v == bid and "throw_bid_card" in allowed and not self.capture_values >> v & 1:
+                throws.append(_THROWS[card])
+        if self.options.throw_rule == "no_other_action" and actions:
+            return actions
+        return actions + throws
+
+    # -- one value's moves --------------------------------------------------------------------
+
+    def _value_moves(self, v: int) -> ValueMoves:
+        """The captures, builds, cements and breaks of a card of value ``v``, each sorted;
+        :data:`_NOTHING` when there is none."""
+        return self._by_value.get(v) or self._of_value(v)
+
+    def _of_value(self, v: int) -> ValueMoves:
+        """:meth:`_value_moves`, found (and cached). Each kind is looked for only when the
+        position makes one possible (:meth:`_bits_by_kind`); each finder sorts what it finds
+        by ``(head, tail)``."""
+        bit = 1 << v
+        found = (
+            self._takes(v) if self.capture_values & bit else _NONE,
+            self._builds(v) if self.build_values & bit else _NONE,
+            self._cements(v) if self.cement_values & bit else _NONE,
+            self._breaks(v) if self.break_values & bit else _NONE,
+        )
+        if not (found[0] or found[1] or found[2] or found[3]):
+            found = _NOTHING
+        self._by_value[v] = found
+        return found
+
+    def _takes(self, v: int) -> Sequence[Effect]:
+        """Captures with a card of value ``v`` (:func:`_take_effects`), when the houses left
+        standing keep their keys."""
+        house = v in self.houses
+        if self.unkept or self.unkept_if_spent:
+            unkept = self.unkept | self.unkept_if_spent & 1 << v
+            if unkept & ~(1 << v if house else 0):
+                return _NONE
+        maximal = self.options.capture_must_be_maximal
+        key = (self.floor & UP_TO[v], v, house, maximal)
+        found = _TAKES.get(key)
+        if found is None:
+            found = _remember(_TAKES, key, _take_effects(self.floor, self.sums.groups().get(v), v, house, maximal))
+        return found
+
+    def _builds(self, v: int) -> Sequence[Effect]:
+        """Builds with a card of value ``v`` (:func:`_build_effects`) of the values the seat
+        may build: where no house stands and the seat holds a card of the value besides the
+        one it plays (:attr:`target_values`, :attr:`twice`); the houses standing must keep their
+        keys."""
+        if self.unkept or self.unkept_if_spent >> v & 1:
+            return _NONE
+        targets = self.target_values & -(1 << v)
+        if not (self.twice >> v & 1 and self.options.cementing):
+            targets &= ~(1 << v)
+        if not targets:
+            return _NONE
+        cementing = self.options.cementing
+        key = (self.floor & UP_TO[targets.bit_length() - 1], v, targets, cementing)
+        found = _BUILDS.get(key)
+        if found is None:
+            found = _remember(_BUILDS, key, _build_effects(self.floor, self.sums.groups(), v, targets, cementing))
+        return found
+
+    def _cements(self, v: int) -> Sequence[Effect]:
+        """Cements: one combination of a house's value (the card alone, or with loose cards)
+        added to it; an opponent of every owner becomes a co-owner (S12)."""
+        found: list[Effect] = []
+        unkept = self.unkept | self.unkept_if_spent & 1 << v
+        for target in self.houses:
+            if v == target:
+                combos: Sequence[int] = (0,)
+            else:
+                combos = self.sums.groups().get(target - v, ()) if target > v else ()
+                if not combos:
+                    continue
+            if unkept & ~(1 << target):
+                continue
+            owners, kept, kept_if_spent = self._cemented_by_seat(target)
+            if not (kept_if_spent if v == target else kept):
+                continue
+            head = _CEMENT_HEADS[target]
+            for combo in combos:
+                found.append(("cement", combo, (target,), target, True, owners, head, "+" + group_text(combo) if combo else ""))
+        if len(found) > 1:
+            found.sort(key=HEAD_AND_TAIL)
+        return found
+
+    def _cemented_by_seat(self, target: int) -> tuple[frozenset[int], bool, bool]:
+        """The owners of the house of ``target`` once the seat cements it (an opponent of every
+        owner becomes a co-owner, S12), and whether they all keep a key afterwards when the
+        card is of another value, and when it is of ``target``: the same for every value."""
+        found = self._cementing.get(target)
+        if found is None:
+            owners = self.houses[target].owners
+            if self.options.last_key_capture_only:
+                kept, kept_if_spent = not self.unkept >> target & 1, not self.unkept_if_spent >> target & 1
+            else:
+                kept, kept_if_spent = self._kept(target, owners)
+            if self.options.opponent_cement_makes_coowner and not owners.intersection(self.side):
+                owners = owners | {self.seat}
+                seat_kept, seat_kept_if_spent = self._kept(target, _ALONE[self.seat])
+                kept, kept_if_spent = kept and seat_kept, kept_if_spent and seat_kept_if_spent
+            found = self._cementing[target] = (owners, kept, kept_if_spent)
+        return found
+
+    def _breaks(self, v: int) -> Sequence[Effect]:
+        """Breaks: the card raises an ordinary house to a new value, merging into the house of
+        that value if one stands (cementing it), else taking in the loose groups of it. The
+        breaker must hold a card of the new value."""
+        options = self.options
+        seat = self.seat
+        held = self.known.seats[seat][2]
+        unkept = self.unkept | self.unkept_if_spent & 1 << v
+        found: list[Effect] = []
+        for old, house in self.houses.items():
+            target = old + v
+            if house.cemented or target > 13 or not held >> target & 1:
+                continue
+            if seat in house.owners:
+                if not options.break_own_house:
+                    continue
+            elif not options.break_partner_house and house.owners.intersection(self.side):
+                continue
+            head = _BREAK_HEADS[old]
+            existing = self.houses.get(target)
+            if existing is not None:
+                owners = existing.owners | {seat}
+                if (options.cementing and not unkept & ~(1 << old | 1 << target)
+                        and self._kept(target, owners)[0]):
+                    found.append(("break", 0, (old, target), target, True, owners, head, ""))
+                continue
+            if unkept & ~(1 << old):
+                continue
+            groups = self.sums.groups().get(target)
+            packed = mask_packings(self.floor, target, True, groups) if options.cementing and groups else EMPTY_PACKINGS
+            alone = _ALONE[seat]
+            for taken, text in packed:
+                found.append(("break", taken, (old,), target, bool(taken), alone, head, "," + text if text else ""))
+        if len(found) > 1:
+            found.sort(key=HEAD_AND_TAIL)
+        return found
+
+    # -- throws and the retention duty ----------------------------------------------------------
+
+    def _may_throw(self, v: int) -> bool:
+        """Whether a card of value ``v`` may be thrown (S7, S8), the houses keeping their
+        keys after it."""
+        if self._owner_keeps_cards():
+            return False
+        if self.options.throw_rule != "no_other_action" and self.capture_values >> v & 1:
+            return False
+        return not self._unkept(v)
+
+    def _owner_keeps_cards(self) -> bool:
+        """Whether the seat owns a house while owners may not throw (S8)."""
+        return not self.options.owner_may_throw and any(self.seat in h.owners for h in self.houses.values())
+
+    def _unkept(self, v: int) -> int:
+        """The houses standing (as bits by value) that some owner could no longer keep once
+        the seat spends a card of value ``v``; a move is legal only if it removes them all.
+
+        Whoever builds or breaks must hold a card of the new value in their own hand afterwards
+        (S24), whatever ``retention_scope`` says; then every owner's duty is checked under the
+        scope in force (with ``team``, the owner's side still holds a card of the value): for
+        every house after every move (``last_key_capture_only``, the houses here), or
+        otherwise for the house the move makes or changes alone (:meth:`_kept`). The finders
+        ask it inline, as ``unkept | unkept_if_spent & 1 << v``."""
+        return self.unkept | self.unkept_if_spent & 1 << v
+
+    def _duties(self) -> None:
+        """:attr:`unkept`, the houses whose owners lack a key whatever the seat plays, and
+        :attr:`unkept_if_spent`, those whose owners lack one if the seat spends a card of the
+        house's value (bits by value): :meth:`_kept`."""
+        for target, house in self.houses.items():
+            kept, kept_if_spent = self._kept(target, house.owners)
+            if not kept:
+                self.unkept |= 1 << target
+            if not kept_if_spent:
+                self.unkept_if_spent |= 1 << target
+
+    def _kept(self, target: int, owners: frozenset[int]) -> tuple[bool, bool]:
+        """Whether every owner of a house of ``target`` still has a keeper holding a card of
+        it once the seat plays a card of another value, and once it spends a card of
+        ``target`` (then the seat keeps only with a second one)."""
+        bit = 1 << target
+        seat = self.seat
+        seats = self.known.seats
+        kept = kept_if_spent = True
+        for owner in owners:
+            found = found_if_spent = False
+            for keeper in self.keepers[owner]:
+                if seats[keeper][2] & bit:
+                    found = True
+                    if keeper != seat or self.twice & bit:
+                        found_if_spent = True
+                        break
+            kept = kept and found
+            kept_if_spent = kept_if_spent and found_if_spent
+        return kept, kept_if_spent
+
+
+_TAKES: dict[tuple[int, int, bool, bool], Sequence[Effect]] = {}
+_BUILDS: dict[tuple[int, int, int, bool], Sequence[Effect]] = {}
+"""The effects of the captures and builds of a value on a floor, memoised: they depend on
+the floor and a few facts of the position only, which recur from turn to turn and playout to
+playout (the retention duty, which depends on the hands, is checked outside)."""
+
+K = TypeVar("K")
+
+
+def _remember(memo: dict[K, Sequence[Effect]], key: K, effects: list[Effect]) -> Sequence[Effect]:
+    """Store ``effects`` in ``memo`` (started afresh when full) and return them. A tuple of
+    tuples of numbers and texts, which the garbage collector stops walking once it has seen
+    them: a memo holds many."""
+    if len(memo) >= CACHE_LIMIT:
+        memo.clear()
+    found = memo[key] = tuple(effects)
+    return found
+
+
+def _take_effects(floor: int, groups: Sequence[int] | None, v: int, house: bool, maximal: bool) -> list[Effect]:
+    """Captures with a card of value ``v``: each packing of the loose ``groups`` of ``v``
+    (the maximal ones unless ``maximal`` is off), with the house of ``v`` if there is one;
+    sorted by ``(head, tail)``."""
+    if groups is None:
+        return [("take", 0, (v,), 0, False, None, "take:", f":h{v}")]
+    if len(groups) == 1 and not house and maximal:
+        return [("take", groups[0], (), 0, False, None, "take:", ":" + group_text(groups[0]))]
+    packed = mask_packings(floor, v, maximal, groups)
+    found: list[Effect]
+    if not house:
+        found = [("take", taken, (), 0, False, None, "take:", ":" + text) for taken, text in packed if taken]
+    else:
+        removed = (v,)
+        found = [("take", taken, removed, 0, False, None, "take:", f":{text},h{v}" if text else f":h{v}")
+                 for taken, text in packed]
+    found.sort(key=HEAD_AND_TAIL)
+    return found
+
+
+def _build_effects(floor: int, sums: dict[int, tuple[int, ...]], v: int, targets: int, cementing: bool) -> list[Effect]:
+    """Builds with a card of value ``v`` of the house values ``targets`` (bits): the card with
+    a loose group making the value (or alone, when it is worth it), taking in every loose
+    group of the value as a maximal choice (none without ``cementing``); sorted by ``(head,
+    tail)``. The same cards grouped otherwise are one build, written as first found. The
+    builder alone owns the house: its owners are left empty, for the mover."""
+    found: list[Effect] = []
+    for target in _HOUSE_VALUES_OF[targets >> 9]:
+        firsts: Sequence[int] = (0,) if target == v else sums.get(target - v, ())
+        head = _BUILD_HEADS[target]
+        groups = sums.get(target)
+        if not cementing or not groups:
+            for first in firsts:
+                if first:
+                    found.append(("build", first, (), target, target == v, None, head, "+" + group_text(first)))
+            continue
+        seen: set[int] = set()
+        for first in firsts:
+            start = "+" + group_text(first) if first else ""
+            for taken, text in mask_packings(floor & ~first, target, True, groups):
+                used = first | taken
+                if not used or used in seen:
+                    continue
+                seen.add(used)
+                found.append(("build", used, (), target, target == v or bool(taken), None, head,
+                              start + "," + text if text else start))
+    found.sort(key=HEAD_AND_TAIL)
+    return found
 
 
 def _canonical(moves: list[Move]) -> list[Move]:
     """The canonical order of moves: by verb (take, build, cement, break, throw), then by the
     hand card in canonical card order, then by token text."""
-    return sorted(moves, key=lambda m: (VERBS.index(m.verb), m.card.sort_key, m.token))
-
+    return sorted(moves, key=lambda move: (VERB_RANK[move[1][0]], move[0], token(move)))
 
 
 SUMMARY = """\

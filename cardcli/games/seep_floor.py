@@ -1,8 +1,13 @@
 """Seep's floor arithmetic: capture values, groups of loose cards that sum to a value, and the
 ways to take several such groups at once.
 
-Pure functions over card lists, kept apart from the rules so the combinatorics can be read
-and tested on their own.
+Pure functions, kept apart from the rules so the combinatorics can be read and tested on their
+own. They come twice: over card lists (:func:`sum_groups`, :func:`packings`, for readers of
+the rules and the heuristic player), and over bit masks of :mod:`card_bits`
+(:func:`floor_sums`, :func:`mask_packings`, for the engine's move generator), where a group is
+an ``int`` and each result is memoised by the cards it was found for: the same floor comes
+back within a turn (every card of a hand asks about it) and across turns and playouts. Both
+give the same groups in the same order, so the tokens written from them are the same.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from typing import Iterable, Sequence
 import attrs
 
 from ..cards import Card, sort_cards
+from .card_bits import DECK, indices, texts
 
 Group = tuple[Card, ...]
 
@@ -106,3 +112,213 @@ def packings(
 def text(groups: Iterable[Group]) -> str:
     """Groups written as ``2C+3D+6H,5S+6D``."""
     return ",".join("+".join(c.text for c in g) for g in groups)
+
+
+# -- the same over bit masks -----------------------------------------------------------------
+
+VALUES: tuple[int, ...] = tuple(value(c) for c in DECK)
+"""The capture value of each card index of :data:`card_bits.DECK`."""
+
+UP_TO: tuple[int, ...] = tuple(sum(1 << i for i, v in enumerate(VALUES) if v <= top) for top in range(14))
+"""``UP_TO[t]``: the mask of the cards worth ``t`` or less, the only ones a group summing to
+``t`` can hold."""
+
+MaskPacking = tuple[int, str]
+"""A packing as its mask (the cards it takes, 0 for none) and its text, its groups in the
+order found joined as :func:`text` writes them (``2C+3D+6H,5S+6D``, empty for none)."""
+
+EMPTY_PACKINGS: tuple[MaskPacking, ...] = ((0, ""),)
+"""The packings of a target no group reaches: only taking nothing."""
+
+CACHE_LIMIT = 1 << 16
+"""Entries a memo keeps before it starts afresh: floors are few within a playout, but a long
+search meets many, and memory must not grow without bound."""
+
+
+class FloorSums:
+    """What a floor's loose cards sum to: which values some group reaches, in bits, for the
+    questions a turn asks of every card (one pass over the cards), and the groups of each
+    value (:meth:`groups`), found by one walk of the floor when first asked for: a turn whose
+    captures and builds are known already (memoised by the floor) may never ask."""
+
+    __slots__ = ("cards", "values", "mirrored", "_groups")
+
+    def __init__(self, cards: Sequence[int], values: int, mirrored: int) -> None:
+        self.cards = cards
+        """The floor's card indices in canonical order."""
+        self.values = values
+        """The values some group reaches, as bits (bit ``v``)."""
+        self.mirrored = mirrored
+        """:attr:`values` mirrored: bit ``13 - v`` for each value ``v``, which turns the
+        question "which cards complete a group to ``t``" into a shift (:meth:`completing`)."""
+        self._groups: dict[int, tuple[int, ...]] | None = None
+
+    def completing(self, target: int) -> int:
+        """The values ``v`` (as bits) of the cards that some group completes to ``target``:
+        a group worth ``target - v``, for ``v`` from 1 to ``target - 1``."""
+        return self.mirrored >> 13 - target & (1 << target) - 2
+
+    def groups(self) -> dict[int, tuple[int, ...]]:
+        """Each value's groups (masks), in the order :func:`sum_groups` gives them. Kept as
+        tuples of numbers, which the garbage collector stops walking once it has seen them:
+        the memo holds many floors."""
+        if self._groups is None:
+            cards = self.cards
+            walked = _walk_flat(cards) if len(cards) <= FLAT_WALK else _walk_sums(cards)
+            self._groups = {total: tuple(groups) for total, groups in walked.items()}
+        return self._groups
+
+
+_SUMS: dict[int, FloorSums] = {}
+_PACKINGS: dict[tuple[int, int, bool], tuple[MaskPacking, ...]] = {}
+_GROUP_TEXTS: dict[int, str] = {}
+_REVERSED_7 = tuple(sum(1 << 6 - k for k in range(7) if bits >> k & 1) for bits in range(128))
+"""Seven bits in reverse order, for :attr:`FloorSums.mirrored`."""
+
+
+def floor_sums(floor: int, cards: Sequence[int] | None = None) -> FloorSums:
+    """The sums of the loose cards of ``floor`` (a mask), memoised by the floor; ``cards``
+    may give its card indices in canonical order when the caller has them. The values
+    reached are found in one pass over the cards (each value reached so far, plus the
+    card's)."""
+    found = _SUMS.get(floor)
+    if found is None:
+        if len(_SUMS) >= CACHE_LIMIT:
+            _SUMS.clear()
+        if cards is None:
+            cards = indices(floor)
+        reached = 1
+        for i in cards:
+            reached = (reached | reached << VALUES[i]) & 0x3FFF
+        values = reached & ~1
+        mirrored = _REVERSED_7[values & 127] << 7 | _REVERSED_7[values >> 7]
+        found = _SUMS[floor] = FloorSums(cards, values, mirrored)
+    return found
+
+
+FLAT_WALK = 12
+"""Floors of up to this many loose cards are walked without recursion, from a table of every
+subset of that many positions (:func:`_subset_table`); larger ones (which only players who
+throw whenever they can leave) recursively."""
+
+
+def _subset_table(count: int) -> tuple[tuple[int, int, int], ...]:
+    """The non-empty subsets of ``count`` positions in the order of their sorted positions (a
+    subset before those that extend it, the order of :func:`sum_groups`), each as its
+    parent (the subset without its last position; 0 for the empty set, subsets numbered from
+    1), its last position, and the number of the first subset that does not extend it: where
+    the walk goes on when the sum is over 13 already."""
+    table: list[list[int]] = []
+
+    def visit(parent: int, start: int) -> None:
+        for position in range(start, count):
+            table.append([parent, position, 0])
+            number = len(table)
+            visit(number, position + 1)
+            table[number - 1][2] = len(table) + 1
+
+    visit(0, 0)
+    return tuple((parent, position, after) for parent, position, after in table)
+
+
+_TABLES: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _walk_flat(cards: Sequence[int]) -> dict[int, list[int]]:
+    """:func:`_walk_sums` as a loop over :func:`_subset_table`: each subset summed from its
+    parent, and the subsets that extend one over 13 skipped."""
+    table = _TABLES.get(len(cards))
+    if table is None:
+        table = _TABLES[len(cards)] = _subset_table(len(cards))
+    values = [VALUES[i] for i in cards]
+    end = len(table)
+    totals = [0] * (end + 1)
+    groups = [0] * (end + 1)
+    found: dict[int, list[int]] = {}
+    number = 1
+    while number <= end:
+        parent, position, after = table[number - 1]
+        total = totals[parent] + values[position]
+        if total > 13:
+            number = after
+            continue
+        group = groups[number] = groups[parent] | 1 << cards[position]
+        totals[number] = total
+        if total in found:
+            found[total].append(group)
+        else:
+            found[total] = [group]
+        number += 1
+    return found
+
+
+def _walk_sums(cards: Sequence[int]) -> dict[int, list[int]]:
+    """Each value's groups of ``cards`` (indices, canonical order), found by extending each
+    group with the cards after its last while the sum stays within 13."""
+    items = [(1 << i, VALUES[i]) for i in cards]
+    count = len(items)
+    found: dict[int, list[int]] = {}
+
+    def extend(start: int, total: int, chosen: int) -> None:
+        for k in range(start, count):
+            bit, v = items[k]
+            reached = total + v
+            if reached > 13:
+                continue
+            group = chosen | bit
+            found.setdefault(reached, []).append(group)
+            extend(k + 1, reached, group)
+
+    extend(0, 0, 0)
+    return found
+
+
+def group_text(group: int) -> str:
+    """A group's cards joined by ``+`` in canonical order: ``2C+3D+6H``."""
+    found = _GROUP_TEXTS.get(group)
+    if found is None:
+        if len(_GROUP_TEXTS) >= CACHE_LIMIT:
+            _GROUP_TEXTS.clear()
+        found = _GROUP_TEXTS[group] = "+".join(texts(group))
+    return found
+
+
+def mask_packings(rest: int, target: int, maximal: bool, groups: Sequence[int]) -> tuple[MaskPacking, ...]:
+    """:func:`packings` of the cards of ``rest`` for ``target``, as masks, in the same order
+    and with the same grouping of each.
+
+    ``groups`` are the groups of ``target`` of a floor that holds ``rest`` (from
+    :func:`mask_sums`); those within ``rest`` are the groups of ``rest`` itself, in the same
+    order, so the result depends on ``rest``, ``target`` and ``maximal`` alone and is memoised
+    by them (and only the cards of ``rest`` worth ``target`` or less can be in a group)."""
+    key = (rest & UP_TO[target], target, maximal)
+    found = _PACKINGS.get(key)
+    if found is None:
+        within = [g for g in groups if not g & ~rest]
+        if len(_PACKINGS) >= CACHE_LIMIT:
+            _PACKINGS.clear()
+        found = _PACKINGS[key] = _pack(within, maximal)
+    return found
+
+
+def _pack(groups: list[int], maximal: bool) -> tuple[MaskPacking, ...]:
+    """The walk of :func:`packings` over masks: each distinct set of cards once, with the
+    first grouping found."""
+    if not groups:
+        return EMPTY_PACKINGS
+    if len(groups) == 1:
+        only = (groups[0], group_text(groups[0]))
+        return (only,) if maximal else (EMPTY_PACKINGS[0], only)
+    count = len(groups)
+    result: dict[int, tuple[int, ...]] = {}
+
+    def extend(start: int, used: int, chosen: tuple[int, ...]) -> None:
+        if used not in result and (not maximal or all(g & used for g in groups)):
+            result[used] = chosen
+        for k in range(start, count):
+            group = groups[k]
+            if not group & used:
+                extend(k + 1, used | group, (*chosen, group))
+
+    extend(0, 0, ())
+    return tuple((used, ",".join(map(group_text, chosen))) for used, chosen in result.items())
