@@ -4,7 +4,7 @@ player count, and never faults.
 Each case plays seeded matches: one heuristic seat, rotating over the seats, among random
 players (in the partnership games, Seep and Pepper with 4 players, a heuristic side against a
 random side, alternating sides). Run with ``-s`` to see the measured rates, the figures quoted
-in ``docs/heuristic.md``.
+in ``docs/players.md``.
 """
 
 from __future__ import annotations

@@ -76,8 +76,19 @@ def scripted_seat(label: str, moves: Iterable[str]) -> InProcessSeat:
     return seat
 
 
-BUILTIN_NAMES = ("random", "first", "heuristic", "human")
+BUILTIN_NAMES = ("random", "first", "heuristic", "ismcts", "human")
 """Names that ``--seat`` resolves to a built-in player."""
+
+WITH_PARAMETERS = ("ismcts",)
+"""Built-in players that take parameters after a colon: ``ismcts:iterations=800``."""
+
+
+def builtin_name(text: str) -> str | None:
+    """The built-in player ``text`` names (with its parameters, if it takes any), else None."""
+    if text in BUILTIN_NAMES:
+        return text
+    base, sep, _ = text.partition(":")
+    return base if sep and base in WITH_PARAMETERS else None
 
 
 def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
@@ -98,6 +109,10 @@ def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
         from ..players.heuristic import HeuristicPlayer
 
         return PlayerSeat(label, HeuristicPlayer())
+    if builtin_name(name) == "ismcts":
+        from ..players.search.player import IsmctsPlayer, Settings
+
+        return PlayerSeat(label, IsmctsPlayer(Settings.parse(name.partition(":")[2])))
     raise KeyError(name)
 
 

@@ -19,7 +19,7 @@ from ..errors import UsageError
 from ..remote.seat import RemoteContext, RemoteSeat
 from ..remote.tokens import check_name
 from .base import Seat
-from .builtin import BUILTIN_NAMES, builtin
+from .builtin import BUILTIN_NAMES, builtin, builtin_name
 from .limits import Limits
 from .process import Launch, ProcessSeat
 from .sandbox import SandboxPolicy
@@ -46,12 +46,12 @@ def make_seat(
         return _remote_seat(spec, text[len("remote:"):], index, remote)
     if text.startswith("builtin:"):
         name = text[len("builtin:") :]
-        if name not in BUILTIN_NAMES:
+        if builtin_name(name) is None:
             raise UsageError(f"unknown built-in player {name!r}; built-in players: {', '.join(BUILTIN_NAMES)}")
         return builtin(name, spec, f"{seed}/{index}{salt}")
     if text.startswith("script:"):
         return _script_seat(spec, text[len("script:") :])
-    if text in BUILTIN_NAMES:
+    if builtin_name(text) is not None:
         return builtin(text, spec, f"{seed}/{index}{salt}")
     command = text[len("cmd:") :] if text.startswith("cmd:") else text
     try:

@@ -1,0 +1,167 @@
+"""Information-set Monte Carlo tree search (single observer), after Cowling, Powley and
+Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG, 2012).
+
+Plain determinization searches each imagined world separately and averages the answers, which
+lets the search assume it knows the hidden cards ("strategy fusion"). ISMCTS instead grows one
+tree over the moves, shared by every world: each iteration draws a world, walks down the tree
+using only the moves legal in that world, and scores the moves by UCB with *availability*
+counts (how often a move could have been chosen) in place of the parent's visits, so a move
+legal in few worlds is not starved.
+
+Each node scores the move that leads to it from the point of view of the seat that made it
+(max-n), so opponents in the tree play for themselves. A playout finishes the deal with random
+moves through the engines' integer actions; the reward of a seat is its points in the deal
+minus the mean of its opponents' (sign flipped in the penalty games), so every game rewards
+doing better than the others rather than a raw score whose scale differs by game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Callable, Sequence
+
+import attrs
+
+from ...games.base import MatchState
+from .playouts import Policy, random_policy
+
+
+@attrs.frozen
+class Budget:
+    """How much to search per decision: a number of iterations, or a time in milliseconds
+    (then the result depends on the machine's speed). ``worlds`` is how many distinct worlds
+    are drawn per decision; the iterations cycle over them."""
+
+    iterations: int = 400
+    millis: float | None = None
+    worlds: int = 40
+    exploration: float = 0.7
+    depth: int = 0
+    """How many moves deep the tree grows (0: no limit); below it the playout decides."""
+
+
+class Node:
+    """One move's statistics, from the point of view of the seat that made it."""
+
+    __slots__ = ("children", "visits", "reward", "available")
+
+    def __init__(self) -> None:
+        self.children: dict[str, Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+
+
+@attrs.frozen
+class Result:
+    move: str
+    iterations: int
+    worlds: int
+    visits: dict[str, int]
+
+
+Rewards = Callable[[MatchState], Sequence[float]]
+
+
+def deal_rewards(num_players: int, lower_is_better: bool, teams: Sequence[Sequence[int]], relative: float = 0.0) -> Rewards:
+    """Each seat's points in the deal just finished, less ``relative`` times its opponents'
+    mean (0: its own points alone)."""
+    side = {s: frozenset(team) for team in teams for s in team}
+    opponents = [[o for o in range(num_players) if o not in side.get(s, {s})] for s in range(num_players)]
+    sign = -1.0 if lower_is_better else 1.0
+
+    def rewards(state: MatchState) -> list[float]:
+        points = state.deal_scores[-1].points
+        return [
+            sign * (points[s] - relative * sum(points[o] for o in opponents[s]) / len(opponents[s]))
+            for s in range(num_players)
+        ]
+
+    return rewards
+
+
+def moves_of(state: MatchState, seat: int) -> tuple[str, ...]:
+    for decision in state.decisions():
+        if decision.seat == seat:
+            return decision.moves
+    return ()
+
+
+def search(
+    world: Callable[[random.Random], MatchState],
+    seat: int,
+    moves: Sequence[str],
+    rewards: Rewards,
+    budget: Budget,
+    rng: random.Random,
+    policy: Policy = random_policy,
+) -> Result:
+    """The move to make among ``moves`` for ``seat``, searching worlds drawn by ``world``."""
+    root = Node()
+    worlds: list[MatchState] = []
+    deadline = None if budget.millis is None else time.perf_counter() + budget.millis / 1000
+    low, high = math.inf, -math.inf
+    iterations = 0
+    while True:
+        if deadline is None:
+            if iterations >= budget.iterations:
+                break
+        elif iterations % 8 == 0 and time.perf_counter() >= deadline and iterations:
+            break
+        if len(worlds) < budget.worlds:
+            worlds.append(world(rng))
+        state = worlds[iterations % len(worlds)].clone()
+        spread = high - low if high > low else 1.0
+        path = _descend(root, state, seat, moves, budget.exploration * spread, rng, budget.depth)
+        while not (state.needs_deal() or state.is_over()):
+            state.apply_action(policy(state, rng))  # type: ignore[attr-defined]
+        scores = rewards(state)
+        for node, mover in path:
+            node.visits += 1
+            node.reward += scores[mover]
+        low = min(low, *scores)
+        high = max(high, *scores)
+        iterations += 1
+    visits = {m: root.children[m].visits if m in root.children else 0 for m in moves}
+    best = max(moves, key=lambda m: (visits[m], _mean(root.children.get(m))))
+    return Result(best, iterations, len(worlds), visits)
+
+
+def _descend(
+    root: Node, state: MatchState, seat: int, moves: Sequence[str], scale: float, rng: random.Random, depth: int
+) -> list[tuple[Node, int]]:
+    """Select down the tree and expand one move; the nodes walked, each with its mover."""
+    path: list[tuple[Node, int]] = []
+    node, mover, legal = root, seat, moves
+    while True:
+        children = node.children
+        fresh = [m for m in legal if m not in children]
+        for m in legal:
+            child = children.get(m)
+            if child is not None:
+                child.available += 1
+        if fresh:
+            move = rng.choice(fresh)
+            child = children[move] = Node()
+            child.available = 1
+            state.apply_quietly(mover, move)
+            path.append((child, mover))
+            return path
+        move = max(legal, key=lambda m: _ucb(children[m], scale))
+        state.apply_quietly(mover, move)
+        node = children[move]
+        path.append((node, mover))
+        if state.needs_deal() or state.is_over() or len(path) == depth:
+            return path
+        mover = state.current_player()  # type: ignore[attr-defined]
+        legal = moves_of(state, mover)
+
+
+def _ucb(node: Node, scale: float) -> float:
+    return node.reward / node.visits + scale * math.sqrt(math.log(node.available) / node.visits)
+
+
+def _mean(node: Node | None) -> float:
+    return node.reward / node.visits if node is not None and node.visits else -math.inf

@@ -1,0 +1,160 @@
+"""The ``ismcts`` built-in player: information-set search over worlds its seat could be in.
+
+It follows the match from its seat's protocol lines only (:mod:`.view`), like an outside bot,
+and answers each request with :func:`.ismcts.search`. With an iteration budget its choices
+depend only on its lines, its parameters and the ``rng`` line of the header, so it is
+deterministic; with a time budget they depend on the machine's speed too.
+
+Its parameters come in the seat spec after ``ismcts:``, separated by commas
+(``ismcts:iterations=800,worlds=60``); docs/players.md lists them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+import attrs
+
+from ...errors import CardcliError, UsageError
+from ...seats.base import Request
+from ..heuristic import HeuristicPlayer
+from .ismcts import Budget, deal_rewards, search
+from .playouts import policy_for
+from .view import Header, SeatView
+from .worlds import ImpossibleView
+
+
+PLAYOUTS = ("rule", "random")
+NUMBERS = ("iterations", "ms", "worlds", "c", "seed", "relative", "depth")
+COUNTS = ("iterations", "ms", "worlds")
+"""Parameters that must be at least 1."""
+
+DELEGATED: dict[str, frozenset[str]] = {"peppa": frozenset({"pass"}), "pepper": frozenset({"bid", "trump"})}
+"""Decisions the heuristic makes for the searching player by default, per game, because the
+search does them worse within its budget (measured in docs/players.md): Peppa's pass (286
+choices, each judged by whole-deal playouts) and Pepper's auction (the bids and the trump lie
+deep in a tree of everyone's bids)."""
+
+
+@attrs.frozen
+class Settings:
+    budget: Budget = Budget()
+    seed: int = 0
+    playout: str = "rule"
+    relative: float = 0.0
+    delegate: frozenset[str] | None = None
+    """Decision kinds left to the heuristic; None: the game's :data:`DELEGATED`."""
+
+    @classmethod
+    def parse(cls, text: str) -> "Settings":
+        """``iterations=800,worlds=40`` and the like; a bad parameter is a usage error."""
+        fields: dict[str, float] = {}
+        playout = "rule"
+        delegate: frozenset[str] | None = None
+        for item in filter(None, text.split(",")):
+            name, sep, raw = (part.strip() for part in item.partition("="))
+            if name == "delegate" and sep:
+                delegate = frozenset() if raw == "none" else frozenset(filter(None, raw.split("+")))
+            elif name == "playout" and sep:
+                if raw not in PLAYOUTS:
+                    raise UsageError(f"ismcts: playout must be one of {', '.join(PLAYOUTS)}, not {raw!r}")
+                playout = raw
+            elif name in NUMBERS and sep:
+                fields[name] = _number(name, raw)
+            else:
+                known = ", ".join((*NUMBERS, "playout", "delegate"))
+                raise UsageError(f"ismcts: unknown parameter {item!r}; parameters: {known}")
+        default = Budget()
+        budget = Budget(
+            iterations=int(fields.get("iterations", default.iterations)),
+            millis=fields.get("ms"),
+            worlds=int(fields.get("worlds", default.worlds)),
+            exploration=fields.get("c", default.exploration),
+            depth=int(fields.get("depth", 0)),
+        )
+        return cls(budget, int(fields.get("seed", 0)), playout, fields.get("relative", 0.0), delegate)
+
+
+def _number(name: str, raw: str) -> float:
+    try:
+        number = float(raw)
+    except ValueError:
+        raise UsageError(f"ismcts: {name} must be a number, not {raw!r}") from None
+    if not 0 <= number < 1e9 or (name in COUNTS and number < 1):
+        raise UsageError(f"ismcts: {name}={raw} is out of range")
+    return number
+
+
+class IsmctsPlayer:
+    """Follows its seat's lines, keeps a :class:`SeatView`, and searches at every request.
+
+    The heuristic player follows the same lines alongside: if the view ever fails to fit what
+    the seat was told (a bug, never a bot's doing), the heuristic finishes the match and the
+    failure is counted in :attr:`failures` instead of breaking the referee.
+    """
+
+    def __init__(self, settings: Settings = Settings()) -> None:
+        from .. import strategies  # noqa: F401  (registers every game's strategy)
+
+        self.settings = settings
+        self.view: SeatView | None = None
+        self.fallback = HeuristicPlayer()
+        self.failures = 0
+        self.decisions = 0
+        self._header: list[list[str]] = []
+
+    def notify(self, lines: Sequence[str]) -> None:
+        self.fallback.notify(lines)
+        for line in lines:
+            words = line.split()
+            if not words:
+                continue
+            head = words[0]
+            if head == "game":
+                self._header, self.view = [words], None
+                self.decisions = 0
+            elif head == "begin":
+                self.view = self._start()
+            elif self.view is not None:
+                try:
+                    self.view.feed(words)
+                except ImpossibleView:
+                    self._fail()
+            elif head in ("option", "player", "order", "team", "rng"):
+                self._header.append(words)
+
+    def _start(self) -> SeatView | None:
+        from .views import view_for
+
+        try:
+            return view_for(Header.parse(self._header))
+        except (KeyError, IndexError, ValueError, CardcliError):
+            return None
+
+    def _delegated(self, game: str) -> frozenset[str]:
+        chosen = self.settings.delegate
+        return DELEGATED.get(game, frozenset()) if chosen is None else chosen
+
+    def _fail(self) -> None:
+        self.failures += 1
+        self.view = None
+
+    def choose(self, request: Request) -> str:
+        self.decisions += 1
+        if len(request.moves) == 1:
+            return request.moves[0]
+        view = self.view
+        if view is None or request.kind in self._delegated(view.header.game):
+            return self.fallback.choose(request)
+        header = view.header
+        rng = random.Random(f"cardcli/ismcts/{self.settings.seed}/{header.rng}/{self.decisions}")
+        spec = view.setup.spec
+        rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
+        try:
+            policy = policy_for(header.game, view.n, self.settings.playout == "rule")
+            result = search(view.world, view.seat, request.moves, rewards, self.settings.budget, rng, policy)
+        except ImpossibleView:
+            self._fail()
+            return self.fallback.choose(request)
+        return result.move

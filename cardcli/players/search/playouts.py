@@ -1,0 +1,113 @@
+"""How a search finishes a deal: random moves, or a cheap rule of thumb for the trick games.
+
+A playout's only job is to say how good the position it starts from is. Uniformly random play
+says it badly in trick games: random followers throw away their aces and dump points at
+random, so every lead looks alike. A rule that plays each card as a sensible player would,
+in a few integer operations on the world's own trick state, makes each iteration worth
+several random ones; a little randomness (``epsilon``) keeps the playouts from all agreeing.
+
+The rules, by kind of game:
+
+* **penalty games** (Peppa, Il Pigugnìn): lead the weakest card; follow with the strongest
+  card that still loses the trick, or the strongest when every card wins; when void, throw the
+  card that carries the most points, then the strongest;
+* **trick-taking games** (Pepper): lead the strongest card; win as cheaply as possible unless
+  a partner is already winning; otherwise play the weakest card, a non-trump first;
+
+Seep's playouts stay random: a playout that always made the biggest capture scored worse
+(docs/players.md).
+
+The policy reads only the world it plays in, which the search drew from the seat's own view.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Sequence
+
+from ...games.base import MatchState
+
+Policy = Callable[[MatchState, random.Random], int]
+
+
+def random_policy(state: MatchState, rng: random.Random) -> int:
+    return rng.choice(state.legal_actions())  # type: ignore[attr-defined]
+
+
+class TrickPolicy:
+    """The rule of thumb above for a trick game whose card actions map to deck indices."""
+
+    def __init__(
+        self,
+        card_index: Sequence[int] | None,
+        avoid: bool,
+        partners: Sequence[int] | None = None,
+        epsilon: float = 0.1,
+    ) -> None:
+        self.card_index = card_index
+        """Deck index (the 52-card numbering the trick play uses) of each card action; None
+        when the actions are deck indices already."""
+        self.avoid = avoid
+        self.partners = partners
+        """Each seat's partner in a partnership game."""
+        self.epsilon = epsilon
+        self._points: tuple[int, ...] | None = None
+
+    def __call__(self, state: MatchState, rng: random.Random) -> int:
+        actions = state.legal_actions()  # type: ignore[attr-defined]
+        if len(actions) == 1 or state.phase != "play" or rng.random() < self.epsilon:  # type: ignore[attr-defined]
+            return rng.choice(actions)
+        tricks = state.tricks  # type: ignore[attr-defined]
+        ranking = tricks.ranking
+        power, suit = ranking.power, ranking.suit_mask
+        index = self.card_index
+        cards = {(index[a] if index is not None else a): a for a in actions}
+        trick = tricks.trick
+        if not trick:
+            pick = min if self.avoid else max
+            return cards[pick(cards, key=lambda i: (power[i], rng.random()))]
+        best_seat, best = tricks.winning()
+        trump = tricks.trump_mask
+        best_suit = suit[best]
+
+        def beats(i: int) -> bool:
+            return (suit[i] == best_suit and power[i] > power[best]) or (
+                trump != 0 and suit[i] == trump and best_suit != trump
+            )
+
+        led = suit[trick[0][1]]
+        if self.avoid:
+            if all(suit[i] == led for i in cards):
+                losers = [i for i in cards if not beats(i)]
+                return cards[max(losers or cards, key=lambda i: power[i])]
+            points = self._card_points(tricks)
+            return cards[max(cards, key=lambda i: (points[i], power[i]))]
+        partner_wins = self.partners is not None and self.partners[tricks.turn] == best_seat
+        winners = [i for i in cards if beats(i)]
+        if winners and not partner_wins:
+            return cards[min(winners, key=lambda i: (suit[i] == trump, power[i]))]
+        return cards[min(cards, key=lambda i: (suit[i] == trump, power[i]))]
+
+    def _card_points(self, tricks: object) -> tuple[int, ...]:
+        if self._points is None:
+            points = tricks.trick_points  # type: ignore[attr-defined]
+            self._points = tuple(points(1 << i, False) for i in range(52))
+        return self._points
+
+
+def policy_for(game: str, num_players: int, rule: bool) -> Policy:
+    """The playout policy for ``game``: the rule of thumb where there is one, else random."""
+    if not rule:
+        return random_policy
+    if game == "peppa":
+        return TrickPolicy(None, avoid=True)
+    if game == "pigugnin":
+        from ...games.pigugnin import CARD_ACTIONS
+
+        return TrickPolicy(CARD_ACTIONS.index_of, avoid=True)
+    if game == "pepper":
+        from ...games.pepper import CARD_ACTIONS as PEPPER_CARDS
+
+        partners = [(s + 2) % 4 for s in range(4)] if num_players == 4 else None
+        return TrickPolicy(PEPPER_CARDS.index_of, avoid=False, partners=partners)
+    return random_policy

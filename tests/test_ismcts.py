@@ -1,0 +1,198 @@
+"""The ``ismcts`` player: it knows only what its seat is told, its worlds never contradict what
+the seat saw, it is deterministic with an iteration budget, and its parameters are checked."""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+import pytest
+
+from cardcli import referee
+from cardcli.cards import Card
+from cardcli.games import registry
+from cardcli.games.dealing import shuffled
+from cardcli.games.notation import spent_card
+from cardcli.players.search.ismcts import moves_of
+from cardcli.players.search.player import IsmctsPlayer, Settings
+from cardcli.players.search.worlds import ImpossibleView, Slot, allocate
+from cardcli.referee import Settings as MatchSettings
+from cardcli.referee import play_match
+from cardcli.seats.base import Request
+from cardcli.seats.builtin import InProcessSeat, PlayerSeat, builtin
+
+from conftest import run_cli
+
+SMALL = "iterations=24,worlds=6"
+
+EVERY_COUNT = [(spec.name, n) for spec in registry.GAMES.values() for n in spec.player_counts]
+
+
+class CheckingPlayer(IsmctsPlayer):
+    """An ismcts player that, at every request, draws worlds and checks each against what its
+    seat was told: the same legal moves, and the same lines since the deal began."""
+
+    def __init__(self, worlds_per_request: int = 3) -> None:
+        super().__init__(Settings.parse(SMALL))
+        self.deal_lines: list[str] = []
+        self.checked = 0
+        self.per_request = worlds_per_request
+
+    def notify(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            if line.startswith("deal "):
+                self.deal_lines = []
+            if self.view is not None:
+                self.deal_lines.append(line)
+        super().notify(lines)
+
+    def choose(self, request: Request) -> str:
+        view = self.view
+        assert view is not None, "the view was lost"
+        rng = random.Random(self.checked)
+        for _ in range(self.per_request):
+            dealt = view.deal_unseen(rng)
+            assert view.layout is not None and view.start is not None
+            state = view.start.clone()
+            events = state.deal(view.layout.deck(dealt))
+            for seat, token in view.replay(dealt):
+                events += state.apply(seat, token)
+            seen = [e.line() for e in events if e.visible_to(view.seat)]
+            assert seen == self.deal_lines, "a world tells the seat other lines than it was told"
+            assert moves_of(state, view.seat) == request.moves, "a world offers the seat other moves"
+            self.checked += 1
+        return super().choose(request)
+
+
+@pytest.mark.parametrize("game,players", EVERY_COUNT)
+def test_every_world_fits_what_the_seat_was_told(game: str, players: int) -> None:
+    setup = registry.resolve(game, None, {}, players, 11)
+    player = CheckingPlayer()
+    seats = [builtin("heuristic", f"h{i}", 11) for i in range(players)]
+    seats[1] = PlayerSeat("ismcts", player)
+    result = play_match(setup, seats, MatchSettings(max_deals=2))
+    assert result.completed and not result.faults
+    assert player.failures == 0 and player.view is not None, "the view stopped fitting the match"
+    assert player.checked >= 3 * 4
+
+
+def _seat_moves(record: dict, seat: int) -> list[str]:
+    return [m["move"] for m in record["deals"][0]["moves"] if m["seat"] == seat]
+
+
+class Replaying(InProcessSeat):
+    """Plays a recorded seat's moves in order, then (or when one is not legal) the first."""
+
+    def __init__(self, moves: list[str]):
+        self.script = list(moves)
+        super().__init__("replaying", self._next)
+
+    def _next(self, request: Request) -> str:
+        move = self.script.pop(0) if self.script else request.moves[0]
+        return move if move in request.moves else request.moves[0]
+
+
+def _swap_for(game: str, record: dict, cut: int, seat: int, deck: list[Card], players: int) -> list[Card]:
+    """The deck with two cards of two other seats exchanged, both still unplayed at move
+    ``cut`` and alike for every rule that past moves depended on (the same suit, or in Seep the
+    same value): a world the seat cannot tell from the first one."""
+    deal = record["deals"][0]
+    spent = {spent_card(m["move"]) for m in deal["moves"][:cut]}
+    passed = {t for m in deal["moves"] if m["kind"] == "pass" for t in m["move"].split("+")}
+    owner = {t: s for s, hand in enumerate(deal["hands"]) for t in hand}
+
+    def alike(card: Card) -> object:
+        return card.rank if game == "seep" else card.suit
+
+    candidates = [
+        c for c in deck if owner.get(c.text, seat) != seat and c.text not in spent and c.text not in passed
+        and not (game == "pepper" and c.rank == 11)
+    ]
+    for x in candidates:
+        for y in candidates:
+            if owner[x.text] < owner[y.text] and alike(x) == alike(y) and x is not y:
+                swapped = list(deck)
+                i, j = swapped.index(x), swapped.index(y)
+                swapped[i], swapped[j] = y, x
+                return swapped
+    raise AssertionError("no two cards to exchange")
+
+
+@pytest.mark.parametrize("game,players,seed", [("peppa", 4, 5), ("seep", 4, 3), ("pigugnin", 4, 5), ("pepper", 3, 5)])
+def test_decisions_do_not_change_when_hidden_cards_are_scrambled(game: str, players: int, seed: int, monkeypatch) -> None:
+    setup = registry.resolve(game, None, {}, players, seed)
+    others = [builtin("heuristic", f"h{i}", seed) for i in range(1, players)]
+    first = play_match(setup, [builtin(f"ismcts:{SMALL}", "i", seed), *others], MatchSettings(max_deals=1))
+    moves = first.record["deals"][0]["moves"]
+    assert "void" not in first.record["deals"][0]["notes"]
+    mine = [i for i, m in enumerate(moves) if m["seat"] == 0 and m["kind"] == "play"]
+    cut = mine[min(3, len(mine) - 1)]
+    deck = list(shuffled(seed, 0, setup.spec.deck()))
+    scrambled = _swap_for(game, first.record, cut, 0, deck, players)
+    assert scrambled != deck
+    monkeypatch.setattr(referee, "shuffled", lambda s, index, cards: scrambled if index == 0 else shuffled(s, index, cards))
+    replaying = [Replaying(_seat_moves(first.record, s)) for s in range(1, players)]
+    second = play_match(setup, [builtin(f"ismcts:{SMALL}", "i", seed), *replaying], MatchSettings(max_deals=1))
+    assert second.record["deals"][0]["hands"] != first.record["deals"][0]["hands"]
+    decided = sum(1 for m in moves[: cut + 1] if m["seat"] == 0)
+    assert _seat_moves(second.record, 0)[:decided] == _seat_moves(first.record, 0)[:decided]
+    assert second.record["deals"][0]["moves"][:cut] == first.record["deals"][0]["moves"][:cut]
+
+
+def test_an_iteration_budget_gives_the_same_moves_every_time() -> None:
+    setup = registry.resolve("pigugnin", None, {}, 4, 8)
+
+    def moves() -> list:
+        seats = [builtin(f"ismcts:{SMALL}", "i", 8), *(builtin("heuristic", "h", 8) for _ in range(3))]
+        return play_match(setup, seats, MatchSettings(max_deals=2)).record["deals"]
+
+    assert [d["moves"] for d in moves()] == [d["moves"] for d in moves()]
+
+
+def test_worlds_respect_voids_even_when_they_leave_one_way() -> None:
+    cards = [Card.parse(t) for t in ("2H", "3H", "4H", "5S", "6S", "7S")]
+    slots = [Slot("a", 3, frozenset({"S"})), Slot("b", 3, frozenset({"H"}))]
+    for seed in range(50):
+        dealt = allocate(cards, slots, lambda c: c.suit, random.Random(seed))
+        assert {c.suit for c in dealt["a"]} == {"H"} and {c.suit for c in dealt["b"]} == {"S"}
+
+
+def test_random_constrained_worlds_always_fill_every_place() -> None:
+    deck = [Card(rank, suit) for suit in "CDHS" for rank in range(2, 15)]
+    rng = random.Random(3)
+    for _ in range(300):
+        pool = rng.sample(deck, 24)
+        owner = [rng.randrange(4) for _ in pool]
+        sizes = [owner.count(k) for k in range(4)]
+        held = [{c.suit for c, o in zip(pool, owner) if o == k} for k in range(4)]
+        slots = [Slot(k, sizes[k], frozenset(set("CDHS") - held[k] - set(rng.sample("CDHS", 1)))) for k in range(4)]
+        dealt = allocate(pool, slots, lambda c: c.suit, rng)
+        assert sorted(c.sort_key for cards in dealt.values() for c in cards) == sorted(c.sort_key for c in pool)
+        for slot in slots:
+            assert len(dealt[slot.name]) == slot.size
+            assert not {c.suit for c in dealt[slot.name]} & slot.refuses
+
+
+def test_a_view_that_cannot_be_filled_says_so() -> None:
+    cards = [Card.parse(t) for t in ("2H", "3H")]
+    with pytest.raises(ImpossibleView):
+        allocate(cards, [Slot("a", 2, frozenset({"H"}))], lambda c: c.suit, random.Random(1))
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("ismcts:iterations=lots", "iterations must be a number"),
+    ("ismcts:height=3", "unknown parameter"),
+    ("ismcts:playout=smart", "playout must be one of"),
+    ("ismcts:worlds=0", "out of range"),
+])
+def test_bad_parameters_are_a_one_line_usage_error(spec: str, message: str) -> None:
+    result = run_cli("play", "pigugnin", "--seat", spec, "--seat", "random", "--seat", "random", "--seat", "random")
+    assert result.returncode == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_player_seats_from_the_command_line_and_finishes_a_match() -> None:
+    result = run_cli("play", "seep", "--seat", "ismcts:iterations=16,worlds=4", "--seat", "heuristic",
+                     "--max-deals", "1", "--seed", "4", "--json")
+    assert result.returncode == 0, result.stderr
+    assert '"ismcts:iterations=16,worlds=4"' in result.stdout
