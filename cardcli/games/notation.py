@@ -40,7 +40,8 @@ def spent_card(token: str) -> str | None:
     if verb in ("take", "throw"):
         return rest.split(":")[0]
     if verb in ("build", "cement", "break"):
-        return rest.split(":", 1)[1].split(",")[0].split("+")[0]
+        groups = rest.partition(":")[2]
+        return groups.split(",")[0].split("+")[0] or None
     return None
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from cardcli.errors import IllegalMoveError
+from cardcli.errors import IllegalMoveError, MoveError
 from cardcli.games import registry
 from cardcli.games.dealing import shuffled
 from cardcli.games.seep import Phase, SeepMatch
@@ -219,3 +219,19 @@ def test_a_clone_and_its_original_go_their_own_ways() -> None:
     while match.current_player() >= 0:
         match.apply_action(0)
     assert state(again) == before and again.decisions() == moves
+
+
+@pytest.mark.parametrize("token", ["build:9", "cement:11", "break:9", "build:", "take:"])
+def test_a_truncated_token_in_an_unlisted_position_is_refused_not_a_crash(token: str) -> None:
+    """``verify`` checks a recorded move without listing the moves first; a tampered record's
+    token cut short must be refused like any other illegal move."""
+    setup = registry.resolve("seep", None, {}, 4, 1)
+    match = setup.new_match()
+    match.deal(shuffled(1, 0, setup.spec.deck()))
+    bid = match.decisions()[0]
+    match.apply_quietly(bid.seat, bid.moves[0])
+    opening = match.decisions()[0]
+    match.apply_quietly(opening.seat, opening.moves[0])
+    seat = match.acting()[0][0]
+    with pytest.raises(MoveError):
+        match.clone().apply_quietly(seat, token)
