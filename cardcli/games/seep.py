@@ -417,9 +417,7 @@ class SeepMatch(MatchBase):
         containers that moves change are copied, everything else is shared, for it is never
         changed in place (the options, the cards, the houses, the finished deal scores, the
         packets still to be dealt, the moves found for the position)."""
-        twin = object.__new__(type(self))
-        twin.__dict__ = self.__dict__.copy()
-        twin._scores = list(self._scores)
+        twin = self._twin()
         twin.side_totals = list(self.side_totals)
         twin._under = set(self._under)
         twin.hands = [list(hand) for hand in self.hands]

@@ -123,7 +123,8 @@ class SeepView(SeatView):
         pool = [c for c in self.deck if c not in spent and c not in mine and c not in floor]
         holding = {s: received - len(self.played[s]) for s in other_seats(self)}
         keys = self._keys(pool, holding, rng)
-        pool = [c for c in pool if c not in {k for cards in keys.values() for k in cards}]
+        placed = {k for cards in keys.values() for k in cards}
+        pool = [c for c in pool if c not in placed]
         slots = [Slot(s, holding[s] - len(keys.get(s, ()))) for s in other_seats(self)]
         slots.append(Slot("later", self.n * (self.per_seat - received)))
         if self.floor_dealt is None:
