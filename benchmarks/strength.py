@@ -21,6 +21,7 @@ its search could not fit its view (must be 0).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import statistics
@@ -60,19 +61,22 @@ class Timed(InProcessSeat):
         return answer.move
 
 
-def _points(game: str, players: int, seed: int, specs: Sequence[str]) -> tuple[list[int], list[float], int]:
+def _points(game: str, players: int, seed: int, specs: Sequence[str]) -> tuple[list[int], list[list[float]], int]:
+    """Each seat's points in a one-deal match (more is better), each seat's decision times,
+    and how often a searching seat failed to fit its view."""
     setup = registry.resolve(game, None, {}, players, seed)
     seats = [Timed(builtin(spec, f"s{i}", f"{seed}/{i}")) for i, spec in enumerate(specs)]
     result = play_match(setup, seats, Settings(max_deals=1))
     points = result.record["deals"][-1]["points"]
     sign = -1 if setup.spec.lower_is_better else 1
     failures = sum(getattr(getattr(s.inner, "player", None), "failures", 0) for s in seats)
-    return [sign * p for p in points], [t for s in seats for t in s.times], failures
+    return [sign * p for p in points], [s.times for s in seats], failures
 
 
-def one_deal(job: tuple[str, int, int, str, str]) -> tuple[float, float, float, list[float], int]:
-    """The mean difference over the seats of one deal, the player's and the field's mean
-    points, the player's decision times and its failures."""
+def one_deal(job: tuple[str, int, int, str, str]) -> dict[str, object]:
+    """One deal played from every seat: the row ``--out`` keeps. ``diff`` is the mean over
+    the seats of the player's points minus the field's in that seat; ``player`` and ``field``
+    are the mean points of each; ``ms`` the player's decision times."""
     game, players, seed, player, field = job
     base, _, _ = _points(game, players, seed, [field] * players)
     diffs, mine, times, failures = [], [], [], 0
@@ -83,9 +87,37 @@ def one_deal(job: tuple[str, int, int, str, str]) -> tuple[float, float, float, 
         diffs.append(points[seat] - base[seat])
         mine.append(points[seat])
         failures += failed
-        if player.startswith("ismcts"):
-            times += seat_times if field != player else []
-    return statistics.mean(diffs), statistics.mean(mine), statistics.mean(base), times, failures
+        times += seat_times[seat]
+    return {
+        "game": game, "players": players, "seed": seed, "player_spec": player, "field_spec": field,
+        "diff": statistics.mean(diffs), "player": statistics.mean(mine), "field": statistics.mean(base),
+        "ms": [round(1000 * t, 1) for t in times], "failures": failures,
+    }
+
+
+def _key(row: dict[str, object]) -> tuple[object, ...]:
+    return row["game"], row["players"], row["seed"], row["player_spec"], row["field_spec"]
+
+
+def _load(path: Path | None) -> dict[tuple[object, ...], dict[str, object]]:
+    if path is None or not path.exists():
+        return {}
+    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return {_key(row): row for row in rows}
+
+
+def _summary(game: str, players: int, rows: list[dict[str, object]], seconds: float) -> str:
+    diffs = [float(r["diff"]) for r in rows]  # type: ignore[arg-type]
+    mean = statistics.mean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    times = sorted(t for r in rows for t in r["ms"])  # type: ignore[attr-defined]
+    ms = statistics.mean(times) if times else 0.0
+    p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
+    return (f"{game:9} {players:>5} {len(diffs):>6} {mean:>+7.2f} [{mean - half:>+7.2f}, {mean + half:>+7.2f}] "
+            f"{statistics.mean(float(r['player']) for r in rows):>7.2f} "  # type: ignore[arg-type]
+            f"{statistics.mean(float(r['field']) for r in rows):>7.2f} "  # type: ignore[arg-type]
+            f"{ms:>7.1f} {p95:>7.1f} {max(times, default=0.0):>7.1f} "
+            f"{sum(int(r['failures']) for r in rows):>5} {seconds:>6.0f}")  # type: ignore[call-overload]
 
 
 def main() -> None:
@@ -96,26 +128,28 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", default="", help="e.g. peppa:4,seep:2")
     parser.add_argument("--first-seed", type=int, default=1000)
+    parser.add_argument("--out", type=Path, help="keep every deal's result in this JSON-lines file; "
+                        "deals already in it are not played again, so a long run can be stopped and resumed")
+    parser.add_argument("--summary", action="store_true", help="only print the rows from --out's deals")
     args = parser.parse_args()
     configs = [(g, int(n)) for g, n in (c.split(":") for c in args.only.split(",") if c)] or CONFIGS
+    done = _load(args.out)
     print(f"player {args.player} against field {args.field}, {args.deals} duplicate deals per row")
     print(f"{'game':9} {'seats':>5} {'deals':>6} {'diff':>7} {'95% CI':>17} {'player':>7} {'field':>7} "
-          f"{'ms/dec':>7} {'p95 ms':>7} {'fails':>5} {'s':>6}")
+          f"{'ms/dec':>7} {'p95 ms':>7} {'max ms':>7} {'fails':>5} {'s':>6}")
     with multiprocessing.Pool(args.jobs) as pool:
         for game, players in configs:
             start = time.perf_counter()
             jobs = [(game, players, args.first_seed + k, args.player, args.field) for k in range(args.deals)]
-            rows = pool.map(one_deal, jobs, chunksize=1)
-            diffs = [r[0] for r in rows]
-            mean = statistics.mean(diffs)
-            half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-            times = sorted(t for r in rows for t in r[3])
-            ms = 1000 * statistics.mean(times) if times else 0.0
-            p95 = 1000 * times[int(0.95 * (len(times) - 1))] if times else 0.0
-            print(f"{game:9} {players:>5} {len(diffs):>6} {mean:>+7.2f} [{mean - half:>+7.2f}, {mean + half:>+7.2f}] "
-                  f"{statistics.mean(r[1] for r in rows):>7.2f} {statistics.mean(r[2] for r in rows):>7.2f} "
-                  f"{ms:>7.1f} {p95:>7.1f} {sum(r[4] for r in rows):>5} {time.perf_counter() - start:>6.0f}",
-                  flush=True)
+            todo = [] if args.summary else [job for job in jobs if job not in done]
+            for row in pool.imap_unordered(one_deal, todo, chunksize=1):
+                done[_key(row)] = row
+                if args.out is not None:
+                    with args.out.open("a") as out:
+                        out.write(json.dumps(row) + "\n")
+            rows = [done[job] for job in jobs if job in done]
+            if rows:
+                print(_summary(game, players, rows, time.perf_counter() - start), flush=True)
 
 
 if __name__ == "__main__":

@@ -28,13 +28,17 @@ from ...games.base import MatchState
 from .playouts import Policy, random_policy
 
 
+DEFAULT_ITERATIONS = 400
+
+
 @attrs.frozen
 class Budget:
     """How much to search per decision: a number of iterations, or a time in milliseconds
     (then the result depends on the machine's speed). ``worlds`` is how many distinct worlds
     are drawn per decision; the iterations cycle over them."""
 
-    iterations: int = 400
+    iterations: int | None = None
+    """None: :data:`DEFAULT_ITERATIONS`, or a game's own default chosen by the player."""
     millis: float | None = None
     worlds: int = 40
     exploration: float = 0.7
@@ -104,9 +108,10 @@ def search(
     deadline = None if budget.millis is None else time.perf_counter() + budget.millis / 1000
     low, high = math.inf, -math.inf
     iterations = 0
+    limit = DEFAULT_ITERATIONS if budget.iterations is None else budget.iterations
     while True:
         if deadline is None:
-            if iterations >= budget.iterations:
+            if iterations >= limit:
                 break
         elif iterations % 8 == 0 and time.perf_counter() >= deadline and iterations:
             break

@@ -19,7 +19,7 @@ import attrs
 from ...errors import CardcliError, UsageError
 from ...seats.base import Request
 from ..heuristic import HeuristicPlayer
-from .ismcts import Budget, deal_rewards, search
+from .ismcts import DEFAULT_ITERATIONS, Budget, deal_rewards, search
 from .playouts import policy_for
 from .view import Header, SeatView
 from .worlds import ImpossibleView
@@ -30,11 +30,16 @@ NUMBERS = ("iterations", "ms", "worlds", "c", "seed", "relative", "depth")
 COUNTS = ("iterations", "ms", "worlds")
 """Parameters that must be at least 1."""
 
-DELEGATED: dict[str, frozenset[str]] = {"peppa": frozenset({"pass"}), "pepper": frozenset({"bid", "trump"})}
+DELEGATED: dict[str, frozenset[str]] = {"peppa": frozenset({"pass"}), "pepper": frozenset({"bid"})}
 """Decisions the heuristic makes for the searching player by default, per game, because the
 search does them worse within its budget (measured in docs/players.md): Peppa's pass (286
-choices, each judged by whole-deal playouts) and Pepper's auction (the bids and the trump lie
-deep in a tree of everyone's bids)."""
+choices, each judged by whole-deal playouts) and Pepper's bids (they lie deep in a tree of
+everyone's bids). Pepper's trump, once the auction is over, is searched: that gains."""
+
+ITERATIONS: dict[str, int] = {"seep": 200}
+"""Iterations per decision when the seat spec names none, where the game's default differs
+from :class:`Budget`'s: a Seep decision at 400 iterations can take 1.5 s on a 2-core machine,
+at 200 it stays under one second (docs/players.md)."""
 
 
 @attrs.frozen
@@ -67,7 +72,7 @@ class Settings:
                 raise UsageError(f"ismcts: unknown parameter {item!r}; parameters: {known}")
         default = Budget()
         budget = Budget(
-            iterations=int(fields.get("iterations", default.iterations)),
+            iterations=int(fields["iterations"]) if "iterations" in fields else None,
             millis=fields.get("ms"),
             worlds=int(fields.get("worlds", default.worlds)),
             exploration=fields.get("c", default.exploration),
@@ -150,10 +155,13 @@ class IsmctsPlayer:
         header = view.header
         rng = random.Random(f"cardcli/ismcts/{self.settings.seed}/{header.rng}/{self.decisions}")
         spec = view.setup.spec
+        budget = self.settings.budget
+        if budget.iterations is None:
+            budget = attrs.evolve(budget, iterations=ITERATIONS.get(header.game, DEFAULT_ITERATIONS))
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
             policy = policy_for(header.game, view.n, self.settings.playout == "rule")
-            result = search(view.world, view.seat, request.moves, rewards, self.settings.budget, rng, policy)
+            result = search(view.world, view.seat, request.moves, rewards, budget, rng, policy)
         except ImpossibleView:
             self._fail()
             return self.fallback.choose(request)
