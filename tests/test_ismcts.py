@@ -32,8 +32,8 @@ class CheckingPlayer(IsmctsPlayer):
     """An ismcts player that, at every request, draws worlds and checks each against what its
     seat was told: the same legal moves, and the same lines since the deal began."""
 
-    def __init__(self, worlds_per_request: int = 3) -> None:
-        super().__init__(Settings.parse(SMALL))
+    def __init__(self, worlds_per_request: int = 3, params: str = SMALL) -> None:
+        super().__init__(Settings.parse(params))
         self.deal_lines: list[str] = []
         self.checked = 0
         self.per_request = worlds_per_request
@@ -74,6 +74,42 @@ def test_every_world_fits_what_the_seat_was_told(game: str, players: int) -> Non
     assert result.completed and not result.faults
     assert player.failures == 0 and player.view is not None, "the view stopped fitting the match"
     assert player.checked >= 3 * 4
+
+
+def test_worlds_weighed_by_pepper_bids_still_fit_and_favour_the_bidder() -> None:
+    """Weighing Pepper's worlds by the bids keeps every world true to the seat's lines, and
+    gives a seat that bid more the stronger hands the bid speaks of."""
+    from cardcli.games.pepper import BIDS
+    from cardcli.players.search.pepper_bids import BidModel
+
+    class Measuring(CheckingPlayer):
+        def __init__(self) -> None:
+            super().__init__(params=SMALL + ",bids=0.35")
+            self.gains: list[float] = []
+
+        def choose(self, request: Request) -> str:
+            view = self.view
+            bids = [(s, t) for s, t in getattr(view, "moves", []) if t in BIDS and t != "pass"]
+            if request.kind == "play" and bids and bids[-1][0] != view.seat and not view.played[view.seat]:
+                bidder, model = bids[-1][0], BidModel(view.n, view.hand_size, {}, 0.35)
+                mean = {}
+                for weight in (1.0, 0.35):
+                    view.bid_weight = weight
+                    rng = random.Random(7)
+                    mean[weight] = sum(model.tricks(bidder, view.deal_unseen(rng)[bidder]) for _ in range(60)) / 60
+                view.bid_weight = 0.35
+                self.gains.append(mean[0.35] - mean[1.0])
+            return super().choose(request)
+
+    gains: list[float] = []
+    for seed in (21, 22):
+        player = Measuring()
+        seats = [builtin("heuristic", f"h{i}", seed) for i in range(3)]
+        seats[1] = PlayerSeat("ismcts", player)
+        result = play_match(registry.resolve("pepper", None, {}, 3, seed), seats, MatchSettings(max_deals=16))
+        assert result.completed and player.failures == 0
+        gains += player.gains
+    assert len(gains) >= 4 and sum(gains) / len(gains) > 0.2, gains
 
 
 def _seat_moves(record: dict, seat: int) -> list[str]:
@@ -181,6 +217,7 @@ def test_a_view_that_cannot_be_filled_says_so() -> None:
 
 @pytest.mark.parametrize("spec,message", [
     ("ismcts:iterations=lots", "iterations must be a number"),
+    ("ismcts:bids=2", "bids=2 is out of range"),
     ("ismcts:height=3", "unknown parameter"),
     ("ismcts:playout=smart", "playout must be one of"),
     ("ismcts:worlds=0", "out of range"),

@@ -26,7 +26,7 @@ from .worlds import ImpossibleView
 
 
 PLAYOUTS = ("rule", "random")
-NUMBERS = ("iterations", "ms", "worlds", "c", "seed", "relative", "depth")
+NUMBERS = ("iterations", "ms", "worlds", "c", "seed", "relative", "depth", "bids")
 COUNTS = ("iterations", "ms", "worlds")
 """Parameters that must be at least 1."""
 
@@ -50,6 +50,9 @@ class Settings:
     relative: float = 0.0
     delegate: frozenset[str] | None = None
     """Decision kinds left to the heuristic; None: the game's :data:`DELEGATED`."""
+    bids: float = 1.0
+    """Below 1, Pepper's worlds are weighed by how well they fit the bids, keeping this
+    much of a world's chance per trick a bid is off (:mod:`.pepper_bids`)."""
 
     @classmethod
     def parse(cls, text: str) -> "Settings":
@@ -78,7 +81,10 @@ class Settings:
             exploration=fields.get("c", default.exploration),
             depth=int(fields.get("depth", 0)),
         )
-        return cls(budget, int(fields.get("seed", 0)), playout, fields.get("relative", 0.0), delegate)
+        bids = fields.get("bids", 1.0)
+        if bids > 1:
+            raise UsageError(f"ismcts: bids={bids:g} is out of range (0 to 1)")
+        return cls(budget, int(fields.get("seed", 0)), playout, fields.get("relative", 0.0), delegate, bids)
 
 
 def _number(name: str, raw: str) -> float:
@@ -133,9 +139,11 @@ class IsmctsPlayer:
         from .views import view_for
 
         try:
-            return view_for(Header.parse(self._header))
+            view = view_for(Header.parse(self._header))
         except (KeyError, IndexError, ValueError, CardcliError):
             return None
+        view.bid_weight = self.settings.bids
+        return view
 
     def _delegated(self, game: str) -> frozenset[str]:
         chosen = self.settings.delegate

@@ -13,7 +13,8 @@ is unseen. It also knows:
 A Peppa world also needs the passes between other seats, which nobody told this seat: any
 three cards of the receiver's hand after the pass will do, as nothing later depends on which.
 Pepper's bids and contract are facts of the replay (every world replays them) but say nothing
-certain about the hands, so they do not constrain the deal.
+certain about the hands, so they do not constrain the deal; asked to, the view weighs the
+worlds by how well they fit the bids (:mod:`.pepper_bids`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from typing import Hashable, Mapping, Sequence
 
 from ...cards import Card
 from ...games.peppa import pass_token
-from ...games.pepper import suit_under
+from ...games.pepper import BIDS, suit_under
+from .pepper_bids import BidModel, weighted_draw
 from .view import Header, SeatView, other_seats
 from .worlds import ImpossibleView, Slot, allocate
 
@@ -204,6 +206,7 @@ class PepperView(TrickView):
     def reset_deal(self) -> None:
         super().reset_deal()
         self.trump: str | None = None
+        self._bid_model: BidModel | None = None
 
     def category(self, card: Card) -> str:
         bowers = dict(self.header.options).get("left_bower_is_trump", "true") == "true"
@@ -218,6 +221,22 @@ class PepperView(TrickView):
             self.moves.append((int(words[1]), words[2]))
         else:
             super().on_event(words)
+
+    def deal_unseen(self, rng: random.Random) -> dict[Hashable, list[Card]]:
+        bids = [(s, t) for s, t in self.moves if t in BIDS]
+        if self.bid_weight >= 1 or not bids:
+            return super().deal_unseen(rng)
+        if self._bid_model is None:
+            self._bid_model = BidModel(self.n, self.hand_size, dict(self.header.options), self.bid_weight)
+        model = self._bid_model
+
+        def weight(dealt: Mapping[Hashable, Sequence[Card]]) -> float:
+            w = 1.0
+            for s in other_seats(self):
+                w *= model.weight(s, dealt[s], bids)
+            return w
+
+        return weighted_draw(super().deal_unseen, weight, rng)
 
     def unseen_places(self) -> list[Slot]:
         if self.n != 2:

@@ -102,6 +102,8 @@ class SeatView:
         self.refused = 0
         """Worlds the replay refused so far (a measure of how well the view infers)."""
         self.deal_number = 0
+        self.bid_weight = 1.0
+        """Pepper's view weighs its worlds by the bids when this is below 1 (:mod:`.pepper_bids`)."""
 
     # -- lines ------------------------------------------------------------------------------
 
