@@ -2,7 +2,7 @@
 """How much better one player scores than another, on duplicate deals.
 
 Usage: python3 benchmarks/strength.py [--player SPEC] [--field SPEC] [--deals N] [--jobs J]
-                                      [--only GAME:PLAYERS,...]
+                                      [--only GAME:PLAYERS,...] [--out FILE.jsonl [--summary]]
 
 For every game and player count (or those ``--only`` names), each of N deals is played once
 with the field in every seat (the baseline) and once more for every seat with the player in
@@ -14,8 +14,9 @@ interval from the spread of the per-deal differences (the deals are independent;
 of one deal are not). Each deal is a one-deal match, so every deal starts from the same
 totals and dealer.
 
-Also printed: the player's time per decision (its mean and 95th percentile) and how often
-its search could not fit its view (must be 0).
+Also printed: the player's time per decision (its mean, 95th percentile and maximum, in
+processor time, which other work on the machine does not inflate; by the clock for rows kept
+before processor time was) and how often its search could not fit its view (must be 0).
 """
 
 from __future__ import annotations
@@ -47,16 +48,18 @@ class Timed(InProcessSeat):
         super().__init__(inner.label, self._choose)
         self.inner = inner
         self.times: list[float] = []
+        self.cpu: list[float] = []
 
     def notify(self, lines: Sequence[str]) -> None:
         self.inner.notify(lines)
 
     def _choose(self, request: Request) -> str:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         self.inner.ask(request)
         answer = self.inner.poll()
         if len(request.moves) > 1:
             self.times.append(time.perf_counter() - start)
+            self.cpu.append(time.process_time() - cpu)
         assert answer is not None and answer.move is not None
         return answer.move
 
@@ -70,16 +73,17 @@ def _points(game: str, players: int, seed: int, specs: Sequence[str]) -> tuple[l
     points = result.record["deals"][-1]["points"]
     sign = -1 if setup.spec.lower_is_better else 1
     failures = sum(getattr(getattr(s.inner, "player", None), "failures", 0) for s in seats)
-    return [sign * p for p in points], [s.times for s in seats], failures
+    return [sign * p for p in points], [(s.times, s.cpu) for s in seats], failures
 
 
 def one_deal(job: tuple[str, int, int, str, str]) -> dict[str, object]:
     """One deal played from every seat: the row ``--out`` keeps. ``diff`` is the mean over
     the seats of the player's points minus the field's in that seat; ``player`` and ``field``
-    are the mean points of each; ``ms`` the player's decision times."""
+    are the mean points of each; ``ms`` and ``cpu_ms`` the player's decision times, by the
+    clock and in processor time (which another load on the machine does not inflate)."""
     game, players, seed, player, field = job
     base, _, _ = _points(game, players, seed, [field] * players)
-    diffs, mine, times, failures = [], [], [], 0
+    diffs, mine, times, cpu, failures = [], [], [], [], 0
     for seat in range(players):
         specs = [field] * players
         specs[seat] = player
@@ -87,11 +91,13 @@ def one_deal(job: tuple[str, int, int, str, str]) -> dict[str, object]:
         diffs.append(points[seat] - base[seat])
         mine.append(points[seat])
         failures += failed
-        times += seat_times[seat]
+        times += seat_times[seat][0]
+        cpu += seat_times[seat][1]
     return {
         "game": game, "players": players, "seed": seed, "player_spec": player, "field_spec": field,
         "diff": statistics.mean(diffs), "player": statistics.mean(mine), "field": statistics.mean(base),
-        "ms": [round(1000 * t, 1) for t in times], "failures": failures,
+        "ms": [round(1000 * t, 1) for t in times], "cpu_ms": [round(1000 * t, 1) for t in cpu],
+        "failures": failures,
     }
 
 
@@ -110,7 +116,8 @@ def _summary(game: str, players: int, rows: list[dict[str, object]], seconds: fl
     diffs = [float(r["diff"]) for r in rows]  # type: ignore[arg-type]
     mean = statistics.mean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-    times = sorted(t for r in rows for t in r["ms"])  # type: ignore[attr-defined]
+    clock = "cpu_ms" if all("cpu_ms" in r for r in rows) else "ms"
+    times = sorted(t for r in rows for t in r[clock])  # type: ignore[attr-defined]
     ms = statistics.mean(times) if times else 0.0
     p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
     return (f"{game:9} {players:>5} {len(diffs):>6} {mean:>+7.2f} [{mean - half:>+7.2f}, {mean + half:>+7.2f}] "
@@ -139,7 +146,7 @@ def main() -> None:
           f"{'ms/dec':>7} {'p95 ms':>7} {'max ms':>7} {'fails':>5} {'s':>6}")
     with multiprocessing.Pool(args.jobs) as pool:
         for game, players in configs:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             jobs = [(game, players, args.first_seed + k, args.player, args.field) for k in range(args.deals)]
             todo = [] if args.summary else [job for job in jobs if job not in done]
             for row in pool.imap_unordered(one_deal, todo, chunksize=1):
