@@ -10,9 +10,10 @@ their ratio is printed.
 With ``--against REF`` it measures Seep's engine instead, side by side with the engine of the
 git commit REF (by default 931c0af, the last commit before Seep's move generator was rewritten
 over bit masks): REF is checked out in a temporary ``git worktree``, and two worker processes,
-one for this checkout and one for REF, play the same seeded matches of every variant and
-player count, alternating in short rounds. Each prints microseconds per move, and the ratio
-of the old figure to the new.
+one for this checkout and one for REF, play seeded matches of every variant and player count
+(the same seeds, from 0 on, each going on where it stopped in the round before), alternating
+in short rounds. Each prints microseconds per move, and the ratio of the old figure to the
+new.
 """
 
 from __future__ import annotations
@@ -255,7 +256,12 @@ def against(ref: str, seconds: float, rounds: int) -> None:
     spec = registry.get("seep")
     share = seconds / rounds
     with worktree(ref) as tree:
-        old, new = Worker(tree), Worker(ROOT)
+        old = Worker(tree)
+        try:
+            new = Worker(ROOT)
+        except BaseException:
+            old.close()
+            raise
         try:
             print(f"Seep, this checkout against {ref[:12]}: {rounds} rounds of {share:.2f} s each, alternated")
             print(f"{'variant':<13} {'players':>7} {'old us/move':>12} {'new us/move':>12} {'ratio':>6} "

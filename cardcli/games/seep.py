@@ -300,10 +300,12 @@ class SeepMatch(MatchBase):
         n = self.num_players
         self.bidder = (self.dealer - 1) % n
         self.order = seat_order(self.bidder, n, clockwise=False)
-        cards = iter(deck)
+        dealt = 0
 
         def take(count: int) -> list[Card]:
-            return [next(cards) for _ in range(count)]
+            nonlocal dealt
+            dealt += count
+            return list(deck[dealt - count:dealt])
 
         first = {self.bidder: take(4)}
         self._floor_dealt = take(4)
@@ -352,6 +354,10 @@ class SeepMatch(MatchBase):
 
     def apply(self, seat: int, move: str) -> list[Event]:
         if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
+            turn = self._moves_cache
+            if seat == self.turn and isinstance(turn, _Turn) and turn.tokens is not None and move in turn.tokens:
+                # one of the moves decisions() offered, as a referee plays them
+                return self._play(seat, turn.offered(move), move)
             return self._play(seat, self._checked(seat, move), move)
         if self.phase == Phase.BID:
             return self._apply_bid(seat, move)
@@ -769,12 +775,12 @@ class SeepMatch(MatchBase):
     # -- events -------------------------------------------------------------------------------
 
     def _hand_events(self) -> list[Event]:
-        return [Event("hand", tuple(c.text for c in h), frozenset({s})) for s, h in enumerate(self.hands)]
+        return [Event("hand", tuple([c.text for c in h]), _ALONE[s]) for s, h in enumerate(self.hands)]
 
     def _table_event(self) -> Event:
         items = [c.text for c in self.loose]
         if self.houses:
-            items += [self.houses[v].describe() for v in sorted(self.houses)]
+            items += [self.houses[v]._described for v in sorted(self.houses)]
         return Event("table", tuple(items))
 
     def _score_events(self, points: Sequence[int]) -> list[Event]:
@@ -1001,6 +1007,11 @@ class _Turn:
             return [_THROWS[card] for card in hand]
         return moves + throws
 
+    def offered(self, token: str) -> Move:
+        """The listed move whose token (written already) is ``token``."""
+        assert self.listed is not None and self.tokens is not None
+        return self.listed[self.tokens.index(token)]
+
     def _barred_throws(self) -> int:
         """The values (as bits) whose cards may not be thrown, each judged on its own
         (:meth:`_may_throw`); all of them (-1) when the seat may throw nothing."""
@@ -1100,21 +1111,27 @@ class _Turn:
         added to it; an opponent of every owner becomes a co-owner (S12)."""
         found: list[Effect] = []
         unkept = self.unkept | self.unkept_if_spent & 1 << v
+        groups = None
         for target in self.houses:
             if v == target:
                 combos: Sequence[int] = (0,)
-            else:
-                combos = self.sums.groups().get(target - v, ()) if target > v else ()
+            elif target > v:
+                if groups is None:
+                    groups = self.sums.groups()
+                combos = groups.get(target - v, ())
                 if not combos:
                     continue
+            else:
+                continue
             if unkept & ~(1 << target):
                 continue
-            owners, kept, kept_if_spent = self._cemented_by_seat(target)
+            owners, kept, kept_if_spent = self._cementing.get(target) or self._cemented_by_seat(target)
             if not (kept_if_spent if v == target else kept):
                 continue
             head = _CEMENT_HEADS[target]
             for combo in combos:
-                found.append(("cement", combo, (target,), target, True, owners, head, "+" + group_text(combo) if combo else ""))
+                tail = "+" + group_text(combo) if combo else ""
+                found.append(("cement", combo, (target,), target, True, owners, head, tail))
         if len(found) > 1:
             found.sort(key=HEAD_AND_TAIL)
         return found
@@ -1165,8 +1182,8 @@ class _Turn:
                 continue
             if unkept & ~(1 << old):
                 continue
-            groups = self.sums.groups().get(target)
-            packed = mask_packings(self.floor, target, True, groups) if options.cementing and groups else EMPTY_PACKINGS
+            groups = self.sums.groups().get(target) if options.cementing else None
+            packed = mask_packings(self.floor, target, True, groups) if groups else EMPTY_PACKINGS
             alone = _ALONE[seat]
             for taken, text in packed:
                 found.append(("break", taken, (old,), target, bool(taken), alone, head, "," + text if text else ""))
@@ -1220,6 +1237,15 @@ class _Turn:
         seat = self.seat
         seats = self.known.seats
         kept = kept_if_spent = True
+        if self.options.retention_scope == "player":
+            # each owner keeps alone: the seat spending its last card of the value is the one
+            # way a holder stops holding
+            for owner in owners:
+                if not seats[owner][2] & bit:
+                    return False, False
+                if owner == seat and not self.twice & bit:
+                    kept_if_spent = False
+            return kept, kept_if_spent
         for owner in owners:
             found = found_if_spent = False
             for keeper in self.keepers[owner]:

@@ -130,9 +130,11 @@ order found joined as :func:`text` writes them (``2C+3D+6H,5S+6D``, empty for no
 EMPTY_PACKINGS: tuple[MaskPacking, ...] = ((0, ""),)
 """The packings of a target no group reaches: only taking nothing."""
 
-CACHE_LIMIT = 1 << 16
+CACHE_LIMIT = 1 << 14
 """Entries a memo keeps before it starts afresh: floors are few within a playout, but a long
-search meets many, and memory must not grow without bound."""
+search meets many, and memory must not grow without bound. Full, Seep's memos together hold
+about 30 MiB; four times as many entries hold four times as much for a 1-2% faster
+playout."""
 
 
 class FloorSums:
@@ -288,7 +290,7 @@ def mask_packings(rest: int, target: int, maximal: bool, groups: Sequence[int]) 
     and with the same grouping of each.
 
     ``groups`` are the groups of ``target`` of a floor that holds ``rest`` (from
-    :func:`mask_sums`); those within ``rest`` are the groups of ``rest`` itself, in the same
+    :meth:`FloorSums.groups`); those within ``rest`` are the groups of ``rest`` itself, in the same
     order, so the result depends on ``rest``, ``target`` and ``maximal`` alone and is memoised
     by them (and only the cards of ``rest`` worth ``target`` or less can be in a group)."""
     key = (rest & UP_TO[target], target, maximal)

@@ -175,7 +175,8 @@ def _spoilt_tokens(rng: random.Random, match: Any, decision: Decision, earlier: 
         _with_card(token, rng.choice(others)),
         _reordered(rng, token),
         f"take:{rng.choice(hand)}:" + "+".join(sorted(rng.sample(floor, min(len(floor), rng.randint(1, 3))))),
-        f"build:{rng.randint(8, 14)}:{rng.choice(hand)}" + "".join("+" + c for c in rng.sample(floor, min(len(floor), 2))),
+        f"build:{rng.randint(8, 14)}:{rng.choice(hand)}"
+        + "".join("+" + c for c in rng.sample(floor, min(len(floor), 2))),
         f"cement:{rng.randint(9, 13)}:{rng.choice(hand)}",
         f"break:{rng.randint(9, 13)}:{rng.choice(hand)}",
         rng.choice(["take", "throw:", "pass:2C", "throw:ZZ", "build:9:", "sweep:QS", ""]),
@@ -292,8 +293,9 @@ def main() -> None:
         lines.extend(playout(config, seed))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     # mtime=0 and no file name in the header: the same lines make the same bytes
-    with open(args.out, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as out:
-        out.write(("\n".join(lines) + "\n").encode())
+    with open(args.out, "wb") as raw:
+        with gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=9, mtime=0) as out:
+            out.write(("\n".join(lines) + "\n").encode())
     moves = sum(1 for line in lines if line.startswith("move "))
     refused = sum(1 for line in lines if line.startswith("refuse "))
     print(f"{args.out}: {moves} positions, {refused} refusals, {args.out.stat().st_size} bytes", file=sys.stderr)

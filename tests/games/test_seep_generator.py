@@ -105,16 +105,21 @@ def test_the_golden_file_holds_thousands_of_positions() -> None:
 # -- integer actions --------------------------------------------------------------------------
 
 
-def dealt(seed: int, players: int = 4, **options: str) -> tuple[Any, SeepMatch]:
+def new_seep(seed: int, players: int = 4, **options: str) -> tuple[Any, SeepMatch]:
     setup = registry.resolve("seep", None, options, players, seed)
     match = setup.new_match()
+    assert isinstance(match, SeepMatch)
+    return setup, match
+
+
+def dealt(seed: int, players: int = 4, **options: str) -> tuple[Any, SeepMatch]:
+    setup, match = new_seep(seed, players, **options)
     match.deal(shuffled(seed, 0, setup.spec.deck()))
     return setup, match
 
 
 def test_actions_are_the_moves_offered_and_refused_out_of_range() -> None:
-    setup = registry.resolve("seep", None, {}, 4, 3)
-    match: SeepMatch = setup.new_match()
+    setup, match = new_seep(3)
     assert match.current_player() == -1 and list(match.legal_actions()) == []
     with pytest.raises(IllegalMoveError):
         match.apply_action(0)
@@ -155,8 +160,8 @@ def test_actions_write_no_tokens() -> None:
 
 def test_apply_quietly_changes_the_state_as_apply_does() -> None:
     for seed, options in ((1, {}), (2, {"throw_rule": "no_other_action"}), (4, {"cementing": "false"})):
-        setup = registry.resolve("seep", None, options, 3, seed)
-        loud, quiet = setup.new_match(), setup.new_match()
+        setup, loud = new_seep(seed, 3, **options)
+        quiet = new_seep(seed, 3, **options)[1]
         rng = random.Random(seed)
         for _ in range(150):
             if loud.is_over():
