@@ -76,6 +76,20 @@ def test_every_world_fits_what_the_seat_was_told(game: str, players: int) -> Non
     assert player.checked >= 3 * 4
 
 
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_seep_bidder_that_opened_with_a_house_held_its_key_among_its_first_four(seat: int) -> None:
+    """Seat 2 bids 11 and opens by building 11 with its jack, so another card worth 11 was
+    among its first four cards, although it played that card only among its later ones; late
+    in the deal a world must still deal it that way (it once failed to, and the view was lost)."""
+    setup = registry.resolve("seep", None, {}, 4, 1021)
+    player = CheckingPlayer(worlds_per_request=2)
+    seats = [builtin("heuristic", f"s{i}", f"1021/{i}") for i in range(4)]
+    seats[seat] = PlayerSeat("ismcts", player)
+    result = play_match(setup, seats, MatchSettings(max_deals=1))
+    assert result.record["deals"][0]["moves"][1]["move"] == "build:11:JC,2D+9S"
+    assert result.completed and player.failures == 0 and player.checked >= 20
+
+
 def test_worlds_weighed_by_pepper_bids_still_fit_and_favour_the_bidder() -> None:
     """Weighing Pepper's worlds by the bids keeps every world true to the seat's lines, and
     gives a seat that bid more the stronger hands the bid speaks of."""

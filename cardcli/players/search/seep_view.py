@@ -200,14 +200,22 @@ class SeepView(SeatView):
 
     def _in_rounds(self, seat: int, holding: list[Card], rng: random.Random) -> list[Card]:
         """A seat's received cards (those it played, and ``holding`` now) in the order they
-        were dealt: each card it played in the round it was played or earlier, and for the
-        bidder a card of the bid value among the first four."""
+        were dealt: each card it played in the round it was played or earlier (the latest
+        with room, which leaves the early rounds free for the keys below), for the bidder a
+        card of the bid value among the first four, and for each house it built or broke a
+        card of the house's value by then (:meth:`_duties`)."""
         sizes = [len(r) for r in self.rounds]
-        rounds: list[list[Card]] = [[] for _ in sizes]
         played = sorted(self.played[seat], key=lambda item: item[1])
+        bidding = seat == self.bidder and bool(self.bid) and not self.voided
+        shift = 0
+        if bidding and sizes and sizes[0] > FIRST_ROUND:
+            # this seat saw its first cards in one round; the bidder's were its four, then more
+            sizes = [FIRST_ROUND, sizes[0] - FIRST_ROUND, *sizes[1:]]
+            shift = 1
+        rounds: list[list[Card]] = [[] for _ in sizes]
         rest = list(holding)
         rng.shuffle(rest)
-        if seat == self.bidder and self.bid and not self.voided:
+        if bidding:
             opening = played.pop(0)[0] if played and played[0][1] == 1 else None
             if opening is not None:
                 rounds[0].append(opening)
@@ -219,15 +227,72 @@ class SeepView(SeatView):
                 else:
                     played = [item for item in played if item[0] is not key]
                 rounds[0].append(key)
-        for card, when in played:
-            index = next((i for i in range(min(when, len(sizes))) if len(rounds[i]) < sizes[i]), None)
+        fixed = set(rounds[0])
+        for card, played_in in played:
+            played_in += shift
+            index = next((i for i in reversed(range(min(played_in, len(sizes)))) if len(rounds[i]) < sizes[i]), None)
             if index is None:
                 raise ImpossibleView(f"seat {seat} played more cards than it had been dealt")
             rounds[index].append(card)
+        when = {card: round_ + shift for card, round_ in played}
+        for house, by_round, usable in self._duties(seat, bidding, shift):
+            self._keep_key(rounds, sizes, rest, house, by_round, usable, when, fixed)
         for i, size in enumerate(sizes):
             while len(rounds[i]) < size:
                 rounds[i].append(rest.pop())
         return [c for r in rounds for c in r]
+
+    def _duties(self, seat: int, bidding: bool, shift: int) -> list[tuple[int, int, set[Card]]]:
+        """(value, rounds, cards) for each build or break ``seat`` made: it held a card of the
+        house's value after the move, so among the cards of its first ``rounds`` rounds, one of
+        ``cards`` (those of the value it played later) or of those it holds now. The bidder's
+        opening move is made on its first four cards, round 1; ``shift`` moves every other
+        round on when those four are a round of their own."""
+        plays = self.played[seat]
+        found = []
+        count = 0
+        for mover, token in self.moves:
+            if mover != seat or token.isdigit():
+                continue
+            house = made_value(token)
+            count += 1
+            if house:
+                later = {c for c, _ in plays[count:] if value(c) == house}
+                opening = bidding and count == 1
+                found.append((house, 1 if opening else plays[count - 1][1] + shift, later))
+        return found
+
+    @staticmethod
+    def _keep_key(rounds: list[list[Card]], sizes: list[int], rest: list[Card], house: int, by_round: int,
+                  usable: set[Card], when: Mapping[Card, int], fixed: set[Card]) -> None:
+        """Make sure a card of value ``house`` arrived within the first ``by_round`` rounds: one
+        of ``usable`` already placed there, else one moved there from a later round (a card
+        played later may have arrived earlier) or from ``rest`` (cards held now), into the
+        earliest of those rounds with room, or in exchange for a card there that was played
+        late enough to have come later (``when``: the round each played card was played in;
+        ``fixed`` cards stay). When none can be, the replay refuses the world."""
+        early = range(min(by_round, len(sizes)))
+        if any(c in usable for i in early for c in rounds[i]):
+            return
+        room = next((i for i in early if len(rounds[i]) < sizes[i]), None)
+        for j in range(len(early), len(rounds)):
+            key = next((c for c in rounds[j] if c in usable), None)
+            if key is None:
+                continue
+            if room is not None:
+                rounds[j].remove(key)
+                rounds[room].append(key)
+                return
+            # no room: exchange it with an early card that may as well have come in round j
+            for i in early:
+                other = next((c for c in rounds[i] if c not in fixed and when.get(c, 0) > j), None)
+                if other is not None:
+                    rounds[i][rounds[i].index(other)], rounds[j][rounds[j].index(key)] = key, other
+                    return
+        key = next((c for c in rest if value(c) == house), None)
+        if key is not None and room is not None:
+            rest.remove(key)
+            rounds[room].append(key)
 
     def replay(self, dealt: Mapping[Hashable, Sequence[Card]]) -> list[tuple[int, str]]:
         return self.moves
