@@ -15,8 +15,8 @@ of one deal are not). Each deal is a one-deal match, so every deal starts from t
 totals and dealer.
 
 Also printed: the player's time per decision (its mean, 95th percentile and maximum, in
-processor time, which other work on the machine does not inflate; by the clock for rows kept
-before processor time was) and how often its search could not fit its view (must be 0).
+processor time, which other work on the machine does not inflate, over the deals that
+recorded it; by the clock when none did) and how often its search could not fit its view (must be 0).
 """
 
 from __future__ import annotations
@@ -116,8 +116,9 @@ def _summary(game: str, players: int, rows: list[dict[str, object]], seconds: fl
     diffs = [float(r["diff"]) for r in rows]  # type: ignore[arg-type]
     mean = statistics.mean(diffs)
     half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-    clock = "cpu_ms" if all("cpu_ms" in r for r in rows) else "ms"
-    times = sorted(t for r in rows for t in r[clock])  # type: ignore[attr-defined]
+    timed = [r for r in rows if "cpu_ms" in r]
+    clock = "cpu_ms" if timed else "ms"
+    times = sorted(t for r in timed or rows for t in r[clock])  # type: ignore[attr-defined]
     ms = statistics.mean(times) if times else 0.0
     p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
     return (f"{game:9} {players:>5} {len(diffs):>6} {mean:>+7.2f} [{mean - half:>+7.2f}, {mean + half:>+7.2f}] "
