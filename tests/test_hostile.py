@@ -5,6 +5,7 @@ stays bounded and no process is left behind."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 import subprocess
@@ -205,10 +206,11 @@ def test_a_torn_record_is_reported_by_replay_and_verify_without_a_traceback(tmp_
 @pytest.mark.parametrize(
     "content, message",
     [
-        (os.urandom(300), ""),
+        (random.Random(300).randbytes(300), ""),
         (b'{"format": "cardcli-record", "format_version": 1, "game": "peppa"', "torn"),
         (b'{"format": "cardcli-record", "format_version": 7}\n', "format version 7"),
     ],
+    ids=["random-bytes", "torn", "future-version"],
 )
 def test_corrupt_input_never_gives_a_traceback(content: bytes, message: str, tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
