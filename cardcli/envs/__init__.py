@@ -1,0 +1,26 @@
+"""Learning environments for every game: PettingZoo AEC environments in PettingZoo's own
+layout (``from cardcli.envs import peppa_v0; env = peppa_v0.env()``), and a single-agent
+Gymnasium environment with the other seats played by built-in players
+(:mod:`cardcli.envs.single_agent`). docs/rl.md describes the encodings.
+
+An optional extra, ``pip install 'cardcli[rl]'``: without PettingZoo, Gymnasium and NumPy the
+import fails with a :class:`~cardcli.envs.errors.MissingExtraError` (an ImportError) that says
+what to install; the rest of cardcli never imports this package.
+"""
+
+from __future__ import annotations
+
+from .errors import MissingExtraError
+
+try:
+    import gymnasium  # noqa: F401
+    import numpy  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as missing:
+    raise MissingExtraError(
+        f"cardcli.envs needs {missing.name or 'pettingzoo, gymnasium and numpy'}: "
+        "pip install 'cardcli[rl]'"
+    ) from missing
+
+GAMES = ("peppa", "seep", "pigugnin", "pepper")
+"""The games with an environment; ``<game>_v0`` is each one's module."""
