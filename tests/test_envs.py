@@ -494,3 +494,21 @@ def test_the_observation_says_what_the_match_holds(game: str, players: int) -> N
                 assert np.flatnonzero(block("trump")).tolist() == [("C", "D", "H", "S", None).index(state.trump)]
                 assert np.flatnonzero(block("declarer")).tolist() == [(state.declarer - seat) % players]
         checked += 1
+
+
+@pytest.mark.parametrize(("game", "players"), [("pigugnin", 4), ("pepper", 3), ("peppa", 4)])
+def test_a_seat_that_takes_every_trick_stays_inside_the_observation_space(game: str, players: int) -> None:
+    """Tricks and card points are fractions of a deal's; a seat that takes all of them must
+    read exactly 1, not a float32 sum of fractions that passes it (found by api_test's random
+    play: ten tenths summed to 1.0000001)."""
+    env = import_module(f"cardcli.envs.{game}_v0").raw_env(players=players)
+    env.reset(seed=1)
+    features = env.seat_features[0]
+    tricks = features.hand_size
+    points = getattr(features.game, "points_per_deal", 0)
+    for number in range(1, tricks + 1):
+        share = points // tricks + (points % tricks if number == tricks else 0)
+        features.feed([Event("taken", (str(number), "0", str(share)))])
+    observation = features.observe(None)
+    assert env.observation_space("player_0")["observation"].contains(observation)
+    assert observation[features.layout.span("won")][0] == 1.0

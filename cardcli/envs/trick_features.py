@@ -93,10 +93,14 @@ class TrickFeatures(SeatFeatures):
             self.one_hot("leader", self.place(args[1]))
         elif kind == "taken":
             place = self.place(args[1])
-            vector[self._won + place] += 1.0 / self.hand_size
+            # counts are recovered and divided again, never summed as fractions: ten tenths
+            # summed in float32 pass 1.0 and leave the observation space
+            won = self._won + place
+            vector[won] = (round(vector[won] * self.hand_size) + 1) / self.hand_size
             vector[self._tricks] = int(args[0]) / self.hand_size
             if self._points >= 0:
-                vector[self._points + place] += int(args[2]) / self.game.points_per_deal
+                points, per_deal = self._points + place, self.game.points_per_deal
+                vector[points] = (round(vector[points] * per_deal) + int(args[2])) / per_deal
             self.clear("trick", "leader")
         elif kind == "hand":
             self.clear("hand")
