@@ -95,6 +95,10 @@ class PepperHeuristic(Strategy):
                 tricks += 0.8 * (14 in held) + 0.4 * (13 in held and 14 in held)
         return tricks + (1.0 if self.partner is not None else 0.0)
 
+    def best_estimate(self) -> float:
+        """The tricks the side should take under its best trump or no-trump."""
+        return max(self.estimate(t) for t in ("C", "D", "H", "S", None))
+
     def choose(self, kind: str, moves: tuple[str, ...]) -> str:
         if kind == "bid":
             return self.bid(moves)
@@ -112,7 +116,7 @@ class PepperHeuristic(Strategy):
         numbers = [m for m in moves if m.isdigit()]
         if "pass" in moves and self.partner is not None and self.high_bidder == self.partner:
             return "pass"
-        best = int(max(self.estimate(t) for t in ("C", "D", "H", "S", None)))
+        best = int(self.best_estimate())
         fitting = [m for m in numbers if int(m) <= best]
         if fitting:
             return min(fitting, key=int)

@@ -33,7 +33,6 @@ class BidModel:
         """The weight kept per trick a bid is off from the hand's count."""
         self.num_players = num_players
         self.hand_size = hand_size
-        self.options = options
         self.counters = [PepperHeuristic(s, num_players, options) for s in range(num_players)]
 
     def value(self, token: str) -> int:
@@ -43,7 +42,7 @@ class BidModel:
     def tricks(self, seat: int, hand: Sequence[Card]) -> float:
         counter = self.counters[seat]
         counter.hand = set(hand)
-        return max(counter.estimate(t) for t in ("C", "D", "H", "S", None))
+        return counter.best_estimate()
 
     def weight(self, seat: int, hand: Sequence[Card], bids: Sequence[tuple[int, str]]) -> float:
         """How well ``seat``'s dealt ``hand`` fits the auction ``bids`` (seat, token), in (0, 1]."""

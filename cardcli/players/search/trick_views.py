@@ -223,8 +223,10 @@ class PepperView(TrickView):
             super().on_event(words)
 
     def deal_unseen(self, rng: random.Random) -> dict[Hashable, list[Card]]:
+        if self.bid_weight >= 1:
+            return super().deal_unseen(rng)
         bids = [(s, t) for s, t in self.moves if t in BIDS]
-        if self.bid_weight >= 1 or not bids:
+        if not bids:
             return super().deal_unseen(rng)
         if self._bid_model is None:
             self._bid_model = BidModel(self.n, self.hand_size, dict(self.header.options), self.bid_weight)
