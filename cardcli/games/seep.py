@@ -1084,7 +1084,7 @@ class _Turn:
         key = (self.floor & UP_TO[v], v, house, maximal)
         found = _TAKES.get(key)
         if found is None:
-            found = _remember(_TAKES, key, _take_effects(self.floor, self.sums.groups().get(v), v, house, maximal))
+            found = _remember(_TAKES, key, _take_effects(self.floor, self.sums.groups()[v], v, house, maximal))
         return found
 
     def _builds(self, v: int) -> Sequence[Effect]:
@@ -1118,7 +1118,7 @@ class _Turn:
             elif target > v:
                 if groups is None:
                     groups = self.sums.groups()
-                combos = groups.get(target - v, ())
+                combos = groups[target - v]
                 if not combos:
                     continue
             else:
@@ -1182,7 +1182,7 @@ class _Turn:
                 continue
             if unkept & ~(1 << old):
                 continue
-            groups = self.sums.groups().get(target) if options.cementing else None
+            groups = self.sums.groups()[target] if options.cementing else None
             packed = mask_packings(self.floor, target, True, groups) if groups else EMPTY_PACKINGS
             alone = _ALONE[seat]
             for taken, text in packed:
@@ -1278,11 +1278,11 @@ def _remember(memo: dict[K, Sequence[Effect]], key: K, effects: list[Effect]) ->
     return found
 
 
-def _take_effects(floor: int, groups: Sequence[int] | None, v: int, house: bool, maximal: bool) -> list[Effect]:
+def _take_effects(floor: int, groups: Sequence[int], v: int, house: bool, maximal: bool) -> list[Effect]:
     """Captures with a card of value ``v``: each packing of the loose ``groups`` of ``v``
     (the maximal ones unless ``maximal`` is off), with the house of ``v`` if there is one;
     sorted by ``(head, tail)``."""
-    if groups is None:
+    if not groups:
         return [("take", 0, (v,), 0, False, None, "take:", f":h{v}")]
     if len(groups) == 1 and not house and maximal:
         return [("take", groups[0], (), 0, False, None, "take:", ":" + group_text(groups[0]))]
@@ -1298,7 +1298,7 @@ def _take_effects(floor: int, groups: Sequence[int] | None, v: int, house: bool,
     return found
 
 
-def _build_effects(floor: int, sums: dict[int, tuple[int, ...]], v: int, targets: int, cementing: bool) -> list[Effect]:
+def _build_effects(floor: int, sums: Sequence[Sequence[int]], v: int, targets: int, cementing: bool) -> list[Effect]:
     """Builds with a card of value ``v`` of the house values ``targets`` (bits): the card with
     a loose group making the value (or alone, when it is worth it), taking in every loose
     group of the value as a maximal choice (none without ``cementing``); sorted by ``(head,
@@ -1306,9 +1306,9 @@ def _build_effects(floor: int, sums: dict[int, tuple[int, ...]], v: int, targets
     builder alone owns the house: its owners are left empty, for the mover."""
     found: list[Effect] = []
     for target in _HOUSE_VALUES_OF[targets >> 9]:
-        firsts: Sequence[int] = (0,) if target == v else sums.get(target - v, ())
+        firsts: Sequence[int] = (0,) if target == v else sums[target - v]
         head = _BUILD_HEADS[target]
-        groups = sums.get(target)
+        groups = sums[target]
         if not cementing or not groups:
             for first in firsts:
                 if first:

@@ -141,11 +141,17 @@ class FloorSums:
     """What a floor's loose cards sum to: which values some group reaches, in bits, for the
     questions a turn asks of every card (one pass over the cards), and the groups of each
     value (:meth:`groups`), found by one walk of the floor when first asked for: a turn whose
-    captures and builds are known already (memoised by the floor) may never ask."""
+    captures and builds are known already (memoised by the floor) may never ask.
 
-    __slots__ = ("cards", "values", "mirrored", "_groups")
+    One is made per turn, around what the memos keep for the floor. The memos hold plain
+    tuples of numbers, never objects: the garbage collector stops walking such a tuple once it
+    has seen it, while every object in a memo would be walked again by each full collection,
+    and a full memo holds thousands of floors."""
 
-    def __init__(self, cards: Sequence[int], values: int, mirrored: int) -> None:
+    __slots__ = ("floor", "cards", "values", "mirrored", "_groups")
+
+    def __init__(self, floor: int, cards: Sequence[int], values: int, mirrored: int) -> None:
+        self.floor = floor
         self.cards = cards
         """The floor's card indices in canonical order."""
         self.values = values
@@ -153,25 +159,34 @@ class FloorSums:
         self.mirrored = mirrored
         """:attr:`values` mirrored: bit ``13 - v`` for each value ``v``, which turns the
         question "which cards complete a group to ``t``" into a shift (:meth:`completing`)."""
-        self._groups: dict[int, tuple[int, ...]] | None = None
+        self._groups: tuple[tuple[int, ...], ...] | None = None
 
     def completing(self, target: int) -> int:
         """The values ``v`` (as bits) of the cards that some group completes to ``target``:
         a group worth ``target - v``, for ``v`` from 1 to ``target - 1``."""
         return self.mirrored >> 13 - target & (1 << target) - 2
 
-    def groups(self) -> dict[int, tuple[int, ...]]:
-        """Each value's groups (masks), in the order :func:`sum_groups` gives them. Kept as
-        tuples of numbers, which the garbage collector stops walking once it has seen them:
-        the memo holds many floors."""
-        if self._groups is None:
-            cards = self.cards
-            walked = _walk_flat(cards) if len(cards) <= FLAT_WALK else _walk_sums(cards)
-            self._groups = {total: tuple(groups) for total, groups in walked.items()}
-        return self._groups
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """Each value's groups (masks), indexed by the value (0 to 13; empty where no group
+        reaches it), in the order :func:`sum_groups` gives them."""
+        found = self._groups
+        if found is None:
+            found = _GROUPS.get(self.floor)
+            if found is None:
+                if len(_GROUPS) >= CACHE_LIMIT:
+                    _GROUPS.clear()
+                cards = self.cards
+                walked = _walk_flat(cards) if len(cards) <= FLAT_WALK else _walk_sums(cards)
+                by_value: list[tuple[int, ...]] = [()] * 14
+                for total, groups in walked.items():
+                    by_value[total] = tuple(groups)
+                found = _GROUPS[self.floor] = tuple(by_value)
+            self._groups = found
+        return found
 
 
-_SUMS: dict[int, FloorSums] = {}
+_SUMS: dict[int, tuple[int, int]] = {}
+_GROUPS: dict[int, tuple[tuple[int, ...], ...]] = {}
 _PACKINGS: dict[tuple[int, int, bool], tuple[MaskPacking, ...]] = {}
 _GROUP_TEXTS: dict[int, str] = {}
 _REVERSED_7 = tuple(sum(1 << 6 - k for k in range(7) if bits >> k & 1) for bits in range(128))
@@ -183,19 +198,18 @@ def floor_sums(floor: int, cards: Sequence[int] | None = None) -> FloorSums:
     may give its card indices in canonical order when the caller has them. The values
     reached are found in one pass over the cards (each value reached so far, plus the
     card's)."""
+    if cards is None:
+        cards = indices(floor)
     found = _SUMS.get(floor)
     if found is None:
         if len(_SUMS) >= CACHE_LIMIT:
             _SUMS.clear()
-        if cards is None:
-            cards = indices(floor)
         reached = 1
         for i in cards:
             reached = (reached | reached << VALUES[i]) & 0x3FFF
         values = reached & ~1
-        mirrored = _REVERSED_7[values & 127] << 7 | _REVERSED_7[values >> 7]
-        found = _SUMS[floor] = FloorSums(cards, values, mirrored)
-    return found
+        found = _SUMS[floor] = (values, _REVERSED_7[values & 127] << 7 | _REVERSED_7[values >> 7])
+    return FloorSums(floor, cards, *found)
 
 
 FLAT_WALK = 12
@@ -257,22 +271,22 @@ def _walk_flat(cards: Sequence[int]) -> dict[int, list[int]]:
 def _walk_sums(cards: Sequence[int]) -> dict[int, list[int]]:
     """Each value's groups of ``cards`` (indices, canonical order), found by extending each
     group with the cards after its last while the sum stays within 13."""
-    items = [(1 << i, VALUES[i]) for i in cards]
-    count = len(items)
     found: dict[int, list[int]] = {}
-
-    def extend(start: int, total: int, chosen: int) -> None:
-        for k in range(start, count):
-            bit, v = items[k]
-            reached = total + v
-            if reached > 13:
-                continue
-            group = chosen | bit
-            found.setdefault(reached, []).append(group)
-            extend(k + 1, reached, group)
-
-    extend(0, 0, 0)
+    _extend_sums([(1 << i, VALUES[i]) for i in cards], 0, 0, 0, found)
     return found
+
+
+def _extend_sums(items: list[tuple[int, int]], start: int, total: int, chosen: int, found: dict[int, list[int]]) -> None:
+    """The step of :func:`_walk_sums`: a function of its own, not a closure, as a recursive
+    closure is a reference cycle that only the garbage collector frees."""
+    for k in range(start, len(items)):
+        bit, v = items[k]
+        reached = total + v
+        if reached > 13:
+            continue
+        group = chosen | bit
+        found.setdefault(reached, []).append(group)
+        _extend_sums(items, k + 1, reached, group, found)
 
 
 def group_text(group: int) -> str:
@@ -311,16 +325,17 @@ def _pack(groups: list[int], maximal: bool) -> tuple[MaskPacking, ...]:
     if len(groups) == 1:
         only = (groups[0], group_text(groups[0]))
         return (only,) if maximal else (EMPTY_PACKINGS[0], only)
-    count = len(groups)
     result: dict[int, tuple[int, ...]] = {}
-
-    def extend(start: int, used: int, chosen: tuple[int, ...]) -> None:
-        if used not in result and (not maximal or all(g & used for g in groups)):
-            result[used] = chosen
-        for k in range(start, count):
-            group = groups[k]
-            if not group & used:
-                extend(k + 1, used | group, (*chosen, group))
-
-    extend(0, 0, ())
+    _extend_packings(groups, maximal, 0, 0, (), result)
     return tuple((used, ",".join(map(group_text, chosen))) for used, chosen in result.items())
+
+
+def _extend_packings(groups: list[int], maximal: bool, start: int, used: int, chosen: tuple[int, ...],
+                     result: dict[int, tuple[int, ...]]) -> None:
+    """The step of :func:`_pack` (a function of its own, as :func:`_extend_sums` is)."""
+    if used not in result and (not maximal or all(g & used for g in groups)):
+        result[used] = chosen
+    for k in range(start, len(groups)):
+        group = groups[k]
+        if not group & used:
+            _extend_packings(groups, maximal, k + 1, used | group, (*chosen, group), result)
