@@ -11,7 +11,8 @@ With ``--against REF`` it measures Seep's engine instead, side by side with the 
 git commit REF (by default 931c0af, the last commit before Seep's move generator was rewritten
 over bit masks): REF is checked out in a temporary ``git worktree``, and two worker processes,
 one for this checkout and one for REF, play seeded matches of every variant and player count
-(the same seeds, from 0 on, each going on where it stopped in the round before), alternating
+(the same seeds, from 0 on for the text moves and from 1,000,000 on for the integer actions,
+each going on where it stopped in the round before), alternating
 in short rounds. Each prints microseconds per move, and the ratio of the old figure to the
 new.
 """
@@ -36,6 +37,12 @@ ROUNDS = 5
 """The ratio to OpenSpiel alternates the two engines in short rounds: a shared machine's speed
 drifts over a run, and measuring one engine after the other would put the drift in the
 ratio."""
+
+SEED_SPACING = 1_000_000
+"""Where each way of playing starts its seeds: the text moves from 0, the integer actions from
+here (an environment, in ``envs.py``, from twice this). Seep's engine remembers the floors it
+has met, so a way that replayed the matches another way had just played in the same process
+would find its memos filled and measure faster than it is."""
 
 MAX_DEALS = 500
 """The referee's default deal limit: random Pepper bidders would otherwise play for ever."""
@@ -88,8 +95,9 @@ def playouts(game: str, variant: str, players: int, seconds: float, actions: boo
 
 
 def playout(game: str, variant: str, players: int, seconds: float, actions: bool = False) -> tuple[int, int, float]:
-    """:func:`playouts` from seed 0: deals, moves and seconds."""
-    run = playouts(game, variant, players, seconds, actions)
+    """:func:`playouts` from seed 0 (the actions from :data:`SEED_SPACING`): deals, moves and
+    seconds."""
+    run = playouts(game, variant, players, seconds, actions, SEED_SPACING if actions else 0)
     return run.deals, run.moves, run.seconds
 
 
@@ -204,7 +212,8 @@ class Worker:
         """Playouts for about ``seconds``, going on from the seeds this worker played last
         time; None when its engine has no integer actions."""
         key = (variant, players, actions)
-        self.stdin.write(f"{variant} {players} {seconds} {int(actions)} {self.seeds.get(key, 0)}\n")
+        seed = self.seeds.get(key, SEED_SPACING if actions else 0)
+        self.stdin.write(f"{variant} {players} {seconds} {int(actions)} {seed}\n")
         self.stdin.flush()
         answer = self.stdout.readline().split()
         if answer == ["-"]:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine import playouts, setup_class  # noqa: E402  (benchmarks/engine.py)
+from engine import SEED_SPACING, playouts, setup_class  # noqa: E402  (benchmarks/engine.py)
 
 MAX_DEALS = 500
 ROUNDS = 3
@@ -70,7 +70,7 @@ def speed(seconds: float) -> None:
           f"{'ratio':>5} {'engine actions':>14} {'ratio':>5}")
     for game, players in CASES:
         ways = ["text"] + (["actions"] if game != "seep" and hasattr(setup_class(game), "apply_action") else [])
-        seeds = {"env": 0, "text": 0, "actions": 0}
+        seeds = {"env": 2 * SEED_SPACING, "text": 0, "actions": SEED_SPACING}
         steps = {"env": 0, "text": 0, "actions": 0}
         moves = dict.fromkeys(steps, 0)
         spent = dict.fromkeys(steps, 0.0)
