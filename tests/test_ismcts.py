@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+import attrs
 import pytest
 
 from cardcli import referee
@@ -13,7 +14,7 @@ from cardcli.cards import Card
 from cardcli.games import registry
 from cardcli.games.dealing import shuffled
 from cardcli.games.notation import spent_card
-from cardcli.players.search.ismcts import moves_of
+from cardcli.players.search.ismcts import Budget, deal_rewards, moves_of, search
 from cardcli.players.search.player import IsmctsPlayer, Settings
 from cardcli.players.search.worlds import ImpossibleView, Slot, allocate
 from cardcli.referee import Settings as MatchSettings
@@ -199,6 +200,55 @@ def test_an_iteration_budget_gives_the_same_moves_every_time() -> None:
     assert [d["moves"] for d in moves()] == [d["moves"] for d in moves()]
 
 
+def _first_seep_play() -> tuple[object, int, tuple[str, ...]]:
+    """A 4-player Seep deal at its first play after the opening: 47 moves left in the deal."""
+    setup = registry.resolve("seep", None, {}, 4, 5)
+    state = setup.new_match()
+    state.deal(shuffled(5, 0, setup.spec.deck()))
+    while state.phase != "play":
+        decision = state.decisions()[0]
+        state.apply(decision.seat, decision.moves[0])
+    decision = state.decisions()[0]
+    return state, decision.seat, decision.moves
+
+
+def test_a_move_cap_stops_the_search_before_its_iterations() -> None:
+    state, seat, moves = _first_seep_play()
+    rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
+    capped = search(lambda rng: state.clone(), seat, moves, rewards, Budget(iterations=1000, moves=600),
+                    random.Random(1))
+    assert 600 <= capped.simulated < 600 + 48
+    assert capped.iterations < 20
+    free = search(lambda rng: state.clone(), seat, moves, rewards, Budget(iterations=20), random.Random(1))
+    assert free.iterations == 20 and free.simulated > 600
+
+
+def test_seep_s_default_budget_caps_its_moves_and_a_named_budget_is_kept(monkeypatch) -> None:
+    """The default bounds the long first decisions of a Seep deal; iterations named in the
+    seat spec are searched in full, as asked."""
+    from cardcli.players.search import player as player_module
+
+    budgets: list[Budget] = []
+    real = player_module.search
+
+    def spy(world, seat, moves, rewards, budget, rng, policy):  # type: ignore[no-untyped-def]
+        budgets.append(budget)
+        return real(world, seat, moves, rewards, attrs.evolve(budget, iterations=2, moves=None), rng, policy)
+
+    monkeypatch.setattr(player_module, "search", spy)
+    for spec in ("ismcts", "ismcts:iterations=200", "ismcts:moves=900"):
+        budgets.clear()
+        setup = registry.resolve("seep", None, {}, 2, 3)
+        seats = [builtin(spec, "i", 3), builtin("heuristic", "h", 3)]
+        play_match(setup, seats, MatchSettings(max_deals=1))
+        assert budgets
+        assert {(b.iterations, b.moves) for b in budgets} == {
+            "ismcts": {(200, player_module.MOVES["seep"])},
+            "ismcts:iterations=200": {(200, None)},
+            "ismcts:moves=900": {(200, 900)},
+        }[spec]
+
+
 def test_worlds_respect_voids_even_when_they_leave_one_way() -> None:
     cards = [Card.parse(t) for t in ("2H", "3H", "4H", "5S", "6S", "7S")]
     slots = [Slot("a", 3, frozenset({"S"})), Slot("b", 3, frozenset({"H"}))]
@@ -235,6 +285,7 @@ def test_a_view_that_cannot_be_filled_says_so() -> None:
     ("ismcts:height=3", "unknown parameter"),
     ("ismcts:playout=smart", "playout must be one of"),
     ("ismcts:worlds=0", "out of range"),
+    ("ismcts:moves=0", "out of range"),
 ])
 def test_bad_parameters_are_a_one_line_usage_error(spec: str, message: str) -> None:
     result = run_cli("play", "pigugnin", "--seat", spec, "--seat", "random", "--seat", "random", "--seat", "random")

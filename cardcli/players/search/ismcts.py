@@ -44,6 +44,12 @@ class Budget:
     exploration: float = 0.7
     depth: int = 0
     """How many moves deep the tree grows (0: no limit); below it the playout decides."""
+    moves: int | None = None
+    """A cap on the moves one decision simulates, the tree's and the playouts' together (None:
+    no cap); the search stops at whichever of the iterations and the cap comes first. An
+    iteration costs about the moves left in the deal, so the first decisions of a deal take
+    several times as long as the last: the cap bounds them, as a time budget would, yet stays
+    deterministic."""
 
 
 class Node:
@@ -64,6 +70,8 @@ class Result:
     iterations: int
     worlds: int
     visits: dict[str, int]
+    simulated: int = 0
+    """Moves simulated, the tree's and the playouts' (what :attr:`Budget.moves` caps)."""
 
 
 Rewards = Callable[[MatchState], Sequence[float]]
@@ -107,9 +115,12 @@ def search(
     worlds: list[MatchState] = []
     deadline = None if budget.millis is None else time.perf_counter() + budget.millis / 1000
     low, high = math.inf, -math.inf
-    iterations = 0
+    iterations = simulated = 0
     limit = DEFAULT_ITERATIONS if budget.iterations is None else budget.iterations
+    cap = math.inf if budget.moves is None else budget.moves
     while True:
+        if simulated >= cap:
+            break
         if deadline is None:
             if iterations >= limit:
                 break
@@ -120,8 +131,10 @@ def search(
         state = worlds[iterations % len(worlds)].clone()
         spread = high - low if high > low else 1.0
         path = _descend(root, state, seat, moves, budget.exploration * spread, rng, budget.depth)
+        simulated += len(path)
         while not (state.needs_deal() or state.is_over()):
             state.apply_action(policy(state, rng))  # type: ignore[attr-defined]
+            simulated += 1
         scores = rewards(state)
         for node, mover in path:
             node.visits += 1
@@ -131,7 +144,7 @@ def search(
         iterations += 1
     visits = {m: root.children[m].visits if m in root.children else 0 for m in moves}
     best = max(moves, key=lambda m: (visits[m], _mean(root.children.get(m))))
-    return Result(best, iterations, len(worlds), visits)
+    return Result(best, iterations, len(worlds), visits, simulated)
 
 
 def _descend(

@@ -26,8 +26,8 @@ from .worlds import ImpossibleView
 
 
 PLAYOUTS = ("rule", "random")
-NUMBERS = ("iterations", "ms", "worlds", "c", "seed", "relative", "depth", "bids")
-COUNTS = ("iterations", "ms", "worlds")
+NUMBERS = ("iterations", "ms", "moves", "worlds", "c", "seed", "relative", "depth", "bids")
+COUNTS = ("iterations", "ms", "moves", "worlds")
 """Parameters that must be at least 1."""
 
 DELEGATED: dict[str, frozenset[str]] = {"peppa": frozenset({"pass"}), "pepper": frozenset({"bid"})}
@@ -37,9 +37,16 @@ choices, each judged by whole-deal playouts) and Pepper's bids (they lie deep in
 everyone's bids). Pepper's trump, once the auction is over, is searched: that gains."""
 
 ITERATIONS: dict[str, int] = {"seep": 200}
-"""Iterations per decision when the seat spec names none, where the game's default differs
-from :class:`Budget`'s: a Seep decision at 400 iterations can take 1.5 s on a 2-core machine,
-at 200 it stays under one second (docs/players.md)."""
+"""Iterations per decision when the seat spec names no budget, where the game's default
+differs from :class:`Budget`'s: a Seep decision at 400 iterations can take 1.5 s on a 2-core
+machine (docs/players.md)."""
+
+MOVES: dict[str, int] = {"seep": 6400}
+"""The cap on the moves a decision simulates (:attr:`Budget.moves`) when the seat spec names
+no budget. A Seep deal's playouts are the longest of the four games (48 moves from its first
+play), and at 200 iterations its first decisions took up to 1.14 s of processor time on an idle
+2-core machine; the cap holds them to about 133 iterations there and leaves the later
+decisions their 200 (docs/players.md)."""
 
 
 @attrs.frozen
@@ -80,6 +87,7 @@ class Settings:
             worlds=int(fields.get("worlds", default.worlds)),
             exploration=fields.get("c", default.exploration),
             depth=int(fields.get("depth", 0)),
+            moves=int(fields["moves"]) if "moves" in fields else None,
         )
         bids = fields.get("bids", 1.0)
         if bids > 1:
@@ -164,7 +172,10 @@ class IsmctsPlayer:
         rng = random.Random(f"cardcli/ismcts/{self.settings.seed}/{header.rng}/{self.decisions}")
         spec = view.setup.spec
         budget = self.settings.budget
-        if budget.iterations is None:
+        if budget.iterations is None and budget.millis is None and budget.moves is None:
+            game = header.game
+            budget = attrs.evolve(budget, iterations=ITERATIONS.get(game, DEFAULT_ITERATIONS), moves=MOVES.get(game))
+        elif budget.iterations is None:
             budget = attrs.evolve(budget, iterations=ITERATIONS.get(header.game, DEFAULT_ITERATIONS))
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
