@@ -34,8 +34,9 @@ DEFAULT_ITERATIONS = 400
 @attrs.frozen
 class Budget:
     """How much to search per decision: a number of iterations, or a time in milliseconds
-    (then the result depends on the machine's speed). ``worlds`` is how many distinct worlds
-    are drawn per decision; the iterations cycle over them."""
+    (then the result depends on the machine's speed), and optionally a cap on the moves
+    simulated. ``worlds`` is how many distinct worlds are drawn per decision; the iterations
+    cycle over them."""
 
     iterations: int | None = None
     """None: :data:`DEFAULT_ITERATIONS`, or a game's own default chosen by the player."""
