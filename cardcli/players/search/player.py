@@ -172,11 +172,11 @@ class IsmctsPlayer:
         rng = random.Random(f"cardcli/ismcts/{self.settings.seed}/{header.rng}/{self.decisions}")
         spec = view.setup.spec
         budget = self.settings.budget
-        if budget.iterations is None and budget.millis is None and budget.moves is None:
+        if budget.iterations is None:
             game = header.game
-            budget = attrs.evolve(budget, iterations=ITERATIONS.get(game, DEFAULT_ITERATIONS), moves=MOVES.get(game))
-        elif budget.iterations is None:
-            budget = attrs.evolve(budget, iterations=ITERATIONS.get(header.game, DEFAULT_ITERATIONS))
+            named = budget.millis is not None or budget.moves is not None
+            budget = attrs.evolve(budget, iterations=ITERATIONS.get(game, DEFAULT_ITERATIONS),
+                                  moves=budget.moves if named else MOVES.get(game))
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
             policy = policy_for(header.game, view.n, self.settings.playout == "rule")
