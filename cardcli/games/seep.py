@@ -802,6 +802,8 @@ _THIRTY = {"TD": 12, "9S": 9, "2S": 1}
 # -- the move generator ---------------------------------------------------------------------------
 
 _INDEX_AND_VALUE_BIT = {card: (i, 1 << VALUES[i]) for i, card in enumerate(DECK)}
+_VALUE_BIT = tuple(1 << v for v in VALUES)
+"""The bit of each card's capture value, by the card's index."""
 _VALUE_CARDS = tuple(sum(1 << i for i, v in enumerate(VALUES) if v == value) for value in range(14))
 """The mask of the four cards of each capture value."""
 _HOUSE_VALUES_OF = tuple(tuple(9 + k for k in range(5) if bits >> k & 1) for bits in range(32))
@@ -880,7 +882,7 @@ class _Known:
             insort(floor_cards, card)
             return _Known(seats, self.floor | 1 << card, tuple(floor_cards))
         if taken:
-            return _Known(seats, self.floor & ~taken, tuple(i for i in self.floor_cards if not taken >> i & 1))
+            return _Known(seats, self.floor & ~taken, tuple([i for i in self.floor_cards if not taken >> i & 1]))
         return _Known(seats, self.floor, self.floor_cards)
 
 
@@ -983,22 +985,29 @@ class _Turn:
         breaks: list[Move] = []
         throws: list[Move] = []
         for card in hand:
-            v = VALUES[card]
-            if not barred >> v & 1:
+            bit = _VALUE_BIT[card]
+            if not barred & bit:
                 throws.append(_THROWS[card])
-            if live >> v & 1:
-                found = by_value.get(v) or self._of_value(v)
+            if live & bit:
+                found = by_value.get(bit) or self._of_value(VALUES[card])
                 if found is not _NOTHING:
                     same = repeat(card)
-                    if found[0]:
-                        takes += zip(same, found[0])
-                    if found[1]:
-                        builds += zip(same, found[1])
-                    if found[2]:
-                        cements += zip(same, found[2])
-                    if found[3]:
-                        breaks += zip(same, found[3])
-        moves = takes + builds + cements + breaks
+                    take, build, cement, break_ = found
+                    if take:
+                        takes += zip(same, take)
+                    if build:
+                        builds += zip(same, build)
+                    if cement:
+                        cements += zip(same, cement)
+                    if break_:
+                        breaks += zip(same, break_)
+        moves = takes
+        if builds:
+            moves += builds
+        if cements:
+            moves += cements
+        if breaks:
+            moves += breaks
         if self.options.throw_rule == "no_other_action" and moves:
             return moves
         if not moves and not throws:
@@ -1054,7 +1063,7 @@ class _Turn:
     def _value_moves(self, v: int) -> ValueMoves:
         """The captures, builds, cements and breaks of a card of value ``v``, each sorted;
         :data:`_NOTHING` when there is none."""
-        return self._by_value.get(v) or self._of_value(v)
+        return self._by_value.get(1 << v) or self._of_value(v)
 
     def _of_value(self, v: int) -> ValueMoves:
         """:meth:`_value_moves`, found (and cached). Each kind is looked for only when the
@@ -1069,7 +1078,7 @@ class _Turn:
         )
         if not (found[0] or found[1] or found[2] or found[3]):
             found = _NOTHING
-        self._by_value[v] = found
+        self._by_value[bit] = found
         return found
 
     def _takes(self, v: int) -> Sequence[Effect]:
