@@ -3,6 +3,7 @@
 
 Usage: python3 benchmarks/strength.py [--player SPEC] [--field SPEC] [--deals N] [--jobs J]
                                       [--only GAME:PLAYERS,...] [--out FILE.jsonl [--summary]]
+                                      [--compare SPEC]
 
 For every game and player count (or those ``--only`` names), each of N deals is played once
 with the field in every seat (the baseline) and once more for every seat with the player in
@@ -17,6 +18,10 @@ totals and dealer.
 Also printed: the player's time per decision (its mean, 95th percentile and maximum, in
 processor time, which other work on the machine does not inflate, over the deals that
 recorded it; by the clock when none did) and how often its search could not fit its view (must be 0).
+
+With ``--compare SPEC``, a second line per row gives the player's figure minus that of SPEC
+(kept in the same ``--out`` file, against the same field), deal by deal: whether one version
+of a player beats another is better told on the same deals than from two separate intervals.
 """
 
 from __future__ import annotations
@@ -114,8 +119,7 @@ def _load(path: Path | None) -> dict[tuple[object, ...], dict[str, object]]:
 
 def _summary(game: str, players: int, rows: list[dict[str, object]], seconds: float) -> str:
     diffs = [float(r["diff"]) for r in rows]  # type: ignore[arg-type]
-    mean = statistics.mean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
+    mean, half = _interval(diffs)
     timed = [r for r in rows if "cpu_ms" in r]
     clock = "cpu_ms" if timed else "ms"
     times = sorted(t for r in timed or rows for t in r[clock])  # type: ignore[attr-defined]
@@ -126,6 +130,24 @@ def _summary(game: str, players: int, rows: list[dict[str, object]], seconds: fl
             f"{statistics.mean(float(r['field']) for r in rows):>7.2f} "  # type: ignore[arg-type]
             f"{ms:>7.1f} {p95:>7.1f} {max(times, default=0.0):>7.1f} "
             f"{sum(int(r['failures']) for r in rows):>5} {seconds:>6.0f}")  # type: ignore[call-overload]
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% confidence interval."""
+    mean = statistics.mean(values)
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+
+
+def _compared(rows: list[dict[str, object]], other: list[dict[str, object]], spec: str) -> str:
+    """The player's figure minus ``spec``'s against the same field, deal by deal over the
+    deals both played: a paired comparison, far tighter than the two intervals side by side,
+    as a deal's luck weighs on both alike."""
+    theirs = {r["seed"]: float(r["diff"]) for r in other}  # type: ignore[arg-type]
+    paired = [float(r["diff"]) - theirs[r["seed"]] for r in rows if r["seed"] in theirs]  # type: ignore[arg-type]
+    if not paired:
+        return f"{'':15} no deal played by both this player and {spec}"
+    mean, half = _interval(paired)
+    return f"{'':15} {len(paired):>6} {mean:>+7.2f} [{mean - half:>+7.2f}, {mean + half:>+7.2f}]  minus {spec}, deal by deal"
 
 
 def main() -> None:
@@ -139,6 +161,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, help="keep every deal's result in this JSON-lines file; "
                         "deals already in it are not played again, so a long run can be stopped and resumed")
     parser.add_argument("--summary", action="store_true", help="only print the rows from --out's deals")
+    parser.add_argument("--compare", metavar="SPEC", help="also print the player's figure minus that of SPEC "
+                        "against the same field, deal by deal, over the deals of --out both played")
     args = parser.parse_args()
     configs = [(g, int(n)) for g, n in (c.split(":") for c in args.only.split(",") if c)] or CONFIGS
     done = _load(args.out)
@@ -158,6 +182,10 @@ def main() -> None:
             rows = [done[job] for job in jobs if job in done]
             if rows:
                 print(_summary(game, players, rows, time.perf_counter() - start), flush=True)
+                if args.compare:
+                    other = [r for key, r in done.items() if key[:2] == (game, players)
+                             and key[3:] == (args.compare, args.field)]
+                    print(_compared(rows, other, args.compare), flush=True)
 
 
 if __name__ == "__main__":
