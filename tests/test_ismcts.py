@@ -16,6 +16,7 @@ from cardcli.games.dealing import shuffled
 from cardcli.games.notation import spent_card
 from cardcli.players.search.ismcts import Budget, deal_rewards, moves_of, search
 from cardcli.players.search.player import IsmctsPlayer, Settings
+from cardcli.players.search.playouts import policy_for
 from cardcli.players.search.worlds import ImpossibleView, Slot, allocate
 from cardcli.referee import Settings as MatchSettings
 from cardcli.referee import play_match
@@ -221,6 +222,21 @@ def test_a_move_cap_stops_the_search_before_its_iterations() -> None:
     assert capped.iterations < 20
     free = search(lambda rng: state.clone(), seat, moves, rewards, Budget(iterations=20), random.Random(1))
     assert free.iterations == 20 and free.simulated > 600
+
+
+def test_card_first_playouts_finish_seep_deals_with_legal_moves_from_the_seat_spec() -> None:
+    """``playout=card`` (Seep's card-first random moves, each one of the legal moves: the
+    generator tests check that) reaches every playout's end, and its seat plays a whole deal."""
+    state, seat, moves = _first_seep_play()
+    rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
+    result = search(lambda rng: state.clone(), seat, moves, rewards, Budget(iterations=20), random.Random(2),
+                    policy_for("seep", 4, "card"))
+    assert result.iterations == 20 and result.move in moves and result.simulated >= 20 * 40
+    setup = registry.resolve("seep", None, {}, 4, 6)
+    seats = [builtin("ismcts:iterations=20,playout=card", "i", 6), *(builtin("heuristic", "h", 6) for _ in range(3))]
+    record = play_match(setup, seats, MatchSettings(max_deals=1)).record
+    assert len(record["deals"]) == 1 and record["deals"][0]["points"]
+    assert seats[0].player.failures == 0
 
 
 def test_seep_s_default_budget_caps_its_moves_and_a_named_budget_is_kept(monkeypatch) -> None:

@@ -23,6 +23,7 @@ neither tokens nor events; :meth:`SeepMatch.clone` copies a state for a search.
 from __future__ import annotations
 
 import functools
+import random
 from bisect import insort
 from itertools import repeat
 from operator import attrgetter, itemgetter
@@ -417,6 +418,27 @@ class SeepMatch(MatchBase):
             self._bid(self.bidder, bids[action], tell=False)
         else:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
+
+    def apply_random_card(self, rng: random.Random) -> None:
+        """Play a random legal move drawn card first, without events: a card of the hand at
+        random, then one of the moves it allows at random; for search playouts.
+
+        A uniform choice among the moves plays the cards that allow many captures and builds
+        far more often than the others; this one plays each card as often as the next. It
+        also costs the moves of one card's value instead of the whole list. The moves of one
+        card are the legal moves that spend it whenever the throw rule judges each card on its
+        own (as :meth:`_find` relies on); otherwise, outside the play (bids, the opening), or
+        when the card drawn allows nothing, the choice is uniform among all the moves."""
+        if self.phase == Phase.PLAY and self.options.throw_rule != "no_other_action":
+            turn = self._turn()
+            hand = turn.hand
+            found, throw = turn.card_moves(hand[rng.randrange(len(hand))])
+            if throw is not None:
+                found.append(throw)
+            if found:
+                self._play(self.turn, found[rng.randrange(len(found))], tell=False)
+                return
+        self.apply_action(rng.randrange(len(self.legal_actions())))
 
     def clone(self) -> SeepMatch:
         """An independent copy, at a small fraction of the cost of ``copy.deepcopy``: the

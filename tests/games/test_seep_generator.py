@@ -240,3 +240,39 @@ def test_a_truncated_token_in_an_unlisted_position_is_refused_not_a_crash(token:
     seat = match.acting()[0][0]
     with pytest.raises(MoveError):
         match.clone().apply_quietly(seat, token)
+
+
+# -- card-first random moves ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config", golden.CONFIGS, ids=lambda c: c.name())
+def test_a_card_first_random_move_is_always_one_of_the_legal_moves(config: golden.Config) -> None:
+    """Search playouts draw a card, then one of its moves, instead of listing every move: in
+    every variant and option set that changes the legal moves, the state it leaves must be
+    the state one of the offered moves leaves. The playouts go on from the move drawn, so the
+    positions are those such playouts meet."""
+    drawn_cards: set[str] = set()
+    for seed in range(2):
+        setup, match = golden.new_match(config, seed)
+        rng = random.Random(seed)
+        for _ in range(150):
+            if match.is_over():
+                break
+            if match.needs_deal():
+                match.deal(shuffled(seed, match.deal_number, setup.spec.deck()))
+                continue
+            (decision,) = match.decisions()
+            drawn = match.clone()
+            drawn.apply_random_card(rng)
+            after = state(drawn)
+            offered = []
+            for move in decision.moves:
+                by_token = match.clone()
+                by_token.apply_quietly(decision.seat, move)
+                if state(by_token) == after:
+                    offered.append(move)
+            assert offered, (config.name(), seed, decision.moves)
+            if decision.kind == "play":
+                drawn_cards.add(offered[0].split(":")[1])
+            match = drawn
+    assert len(drawn_cards) > 20, "the playouts met too few positions"

@@ -128,13 +128,15 @@ def search(
         elif iterations % 8 == 0 and time.perf_counter() >= deadline and iterations:
             break
         if len(worlds) < budget.worlds:
-            worlds.append(world(rng))
+            drawn = world(rng)
+            moves_of(drawn, seat)  # its root moves, found once: the iterations' copies share them
+            worlds.append(drawn)
         state = worlds[iterations % len(worlds)].clone()
         spread = high - low if high > low else 1.0
         path = _descend(root, state, seat, moves, budget.exploration * spread, rng, budget.depth)
         simulated += len(path)
         while not (state.needs_deal() or state.is_over()):
-            state.apply_action(policy(state, rng))  # type: ignore[attr-defined]
+            policy(state, rng)
             simulated += 1
         scores = rewards(state)
         for node, mover in path:

@@ -25,7 +25,7 @@ from .view import Header, SeatView
 from .worlds import ImpossibleView
 
 
-PLAYOUTS = ("rule", "random")
+PLAYOUTS = ("rule", "random", "card")
 NUMBERS = ("iterations", "ms", "moves", "worlds", "c", "seed", "relative", "depth", "bids")
 COUNTS = ("iterations", "ms", "moves", "worlds")
 """Parameters that must be at least 1."""
@@ -179,7 +179,7 @@ class IsmctsPlayer:
                                   moves=budget.moves if named else MOVES.get(game))
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
-            policy = policy_for(header.game, view.n, self.settings.playout == "rule")
+            policy = policy_for(header.game, view.n, self.settings.playout)
             result = search(view.world, view.seat, request.moves, rewards, budget, rng, policy)
         except ImpossibleView:
             self._fail()
