@@ -224,6 +224,21 @@ def test_a_move_cap_stops_the_search_before_its_iterations() -> None:
     assert free.iterations == 20 and free.simulated > 600
 
 
+def test_the_search_stops_early_only_when_no_iteration_left_could_change_the_move() -> None:
+    stopped = 0
+    for seed in range(6):
+        state, seat, moves = _first_seep_play()
+        rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
+        result = search(lambda rng: state.clone(), seat, moves, rewards, Budget(iterations=300), random.Random(seed))
+        counts = sorted(result.visits.values(), reverse=True)
+        assert sum(counts) == result.iterations <= 300
+        assert result.visits[result.move] == counts[0]
+        if result.iterations < 300:
+            stopped += 1
+            assert counts[0] - counts[1] > 300 - result.iterations
+    assert stopped, "no search ever stopped early"
+
+
 def test_card_first_playouts_finish_seep_deals_with_legal_moves_from_the_seat_spec() -> None:
     """``playout=card`` (Seep's card-first random moves, each one of the legal moves: the
     generator tests check that) reaches every playout's end, and its seat plays a whole deal."""

@@ -111,7 +111,12 @@ def search(
     rng: random.Random,
     policy: Policy = random_policy,
 ) -> Result:
-    """The move to make among ``moves`` for ``seat``, searching worlds drawn by ``world``."""
+    """The move to make among ``moves`` for ``seat``, searching worlds drawn by ``world``.
+
+    With an iteration budget, the search stops as soon as the most visited move leads every
+    other by more visits than there are iterations left: no outcome of those could change the
+    move chosen (the most visited), so they would cost time and change nothing. Every
+    iteration adds one visit to one of the root's moves, which makes the lead easy to keep."""
     root = Node()
     worlds: list[MatchState] = []
     deadline = None if budget.millis is None else time.perf_counter() + budget.millis / 1000
@@ -119,11 +124,13 @@ def search(
     iterations = simulated = 0
     limit = DEFAULT_ITERATIONS if budget.iterations is None else budget.iterations
     cap = math.inf if budget.moves is None else budget.moves
+    leader: Node | None = None
+    lead = runner_up = 0
     while True:
         if simulated >= cap:
             break
         if deadline is None:
-            if iterations >= limit:
+            if iterations >= limit or lead - runner_up > limit - iterations:
                 break
         elif iterations % 8 == 0 and time.perf_counter() >= deadline and iterations:
             break
@@ -142,6 +149,13 @@ def search(
         for node, mover in path:
             node.visits += 1
             node.reward += scores[mover]
+        chosen = path[0][0]
+        if chosen is leader:
+            lead += 1
+        elif chosen.visits > lead:
+            leader, lead, runner_up = chosen, chosen.visits, lead
+        elif chosen.visits > runner_up:
+            runner_up = chosen.visits
         low = min(low, *scores)
         high = max(high, *scores)
         iterations += 1
