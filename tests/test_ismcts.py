@@ -254,9 +254,10 @@ def test_card_first_playouts_finish_seep_deals_with_legal_moves_from_the_seat_sp
     assert seats[0].player.failures == 0
 
 
-def test_seep_s_default_budget_caps_its_moves_and_a_named_budget_is_kept(monkeypatch) -> None:
-    """The default bounds the long first decisions of a Seep deal; iterations named in the
-    seat spec are searched in full, as asked."""
+def test_the_default_budget_has_a_processor_time_ceiling_and_a_named_budget_is_kept(monkeypatch) -> None:
+    """With no budget named, a decision searches the game's iterations (Seep 200) under a
+    ceiling on its processor time; iterations or a time named in the seat spec are searched
+    as asked."""
     from cardcli.players.search import player as player_module
 
     budgets: list[Budget] = []
@@ -264,20 +265,32 @@ def test_seep_s_default_budget_caps_its_moves_and_a_named_budget_is_kept(monkeyp
 
     def spy(world, seat, moves, rewards, budget, rng, policy):  # type: ignore[no-untyped-def]
         budgets.append(budget)
-        return real(world, seat, moves, rewards, attrs.evolve(budget, iterations=2, moves=None), rng, policy)
+        return real(world, seat, moves, rewards, Budget(iterations=2), rng, policy)
 
     monkeypatch.setattr(player_module, "search", spy)
-    for spec in ("ismcts", "ismcts:iterations=200", "ismcts:moves=900"):
+    ceiling = player_module.CEILING_MS
+    for game, players, spec, expected in (
+        ("seep", 2, "ismcts", (200, None, ceiling, None)),
+        ("pigugnin", 4, "ismcts", (400, None, ceiling, None)),
+        ("seep", 2, "ismcts:iterations=200", (200, None, None, None)),
+        ("seep", 2, "ismcts:ms=300", (None, 300, None, None)),
+        ("seep", 2, "ismcts:moves=900", (200, None, None, 900)),
+        ("seep", 2, "ismcts:cpu=500", (200, None, 500, None)),
+    ):
         budgets.clear()
-        setup = registry.resolve("seep", None, {}, 2, 3)
-        seats = [builtin(spec, "i", 3), builtin("heuristic", "h", 3)]
+        setup = registry.resolve(game, None, {}, players, 3)
+        seats = [builtin(spec, "i", 3), *(builtin("heuristic", "h", 3) for _ in range(players - 1))]
         play_match(setup, seats, MatchSettings(max_deals=1))
         assert budgets
-        assert {(b.iterations, b.moves) for b in budgets} == {
-            "ismcts": {(200, player_module.MOVES["seep"])},
-            "ismcts:iterations=200": {(200, None)},
-            "ismcts:moves=900": {(200, 900)},
-        }[spec]
+        assert {(b.iterations, b.millis, b.cpu_millis, b.moves) for b in budgets} == {expected}, spec
+
+
+def test_the_processor_time_ceiling_stops_a_long_search() -> None:
+    state, seat, moves = _first_seep_play()
+    rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
+    result = search(lambda rng: state.clone(), seat, moves, rewards, Budget(iterations=100_000, cpu_millis=50),
+                    random.Random(1))
+    assert 1 <= result.iterations < 100_000
 
 
 def test_worlds_respect_voids_even_when_they_leave_one_way() -> None:

@@ -34,13 +34,22 @@ DEFAULT_ITERATIONS = 400
 @attrs.frozen
 class Budget:
     """How much to search per decision: a number of iterations, or a time in milliseconds
-    (then the result depends on the machine's speed), and optionally a cap on the moves
-    simulated. ``worlds`` is how many distinct worlds are drawn per decision; the iterations
-    cycle over them."""
+    (then the result depends on the machine's speed), and optionally caps on the moves
+    simulated and on the processor time; the search stops at whichever limit comes first.
+    ``worlds`` is how many distinct worlds are drawn per decision; the iterations cycle over
+    them."""
 
     iterations: int | None = None
-    """None: :data:`DEFAULT_ITERATIONS`, or a game's own default chosen by the player."""
+    """None: :data:`DEFAULT_ITERATIONS` (or a game's own default chosen by the player), unless
+    :attr:`millis` is given: then the clock alone ends the search."""
     millis: float | None = None
+    """A time budget by the clock, in milliseconds."""
+    cpu_millis: float | None = None
+    """A ceiling on the processor time the decision's thread spends searching, in
+    milliseconds. Where the iterations nearly always finish first, it changes nothing but the
+    rare decision that would run long on a slow or busy machine: a bound on the time that
+    keeps the search deterministic wherever it is not reached. Processor time, not the clock,
+    so that other work on the machine does not shorten the search."""
     worlds: int = 40
     exploration: float = 0.7
     depth: int = 0
@@ -119,20 +128,22 @@ def search(
     iteration adds one visit to one of the root's moves, which makes the lead easy to keep."""
     root = Node()
     worlds: list[MatchState] = []
-    deadline = None if budget.millis is None else time.perf_counter() + budget.millis / 1000
+    deadline = math.inf if budget.millis is None else time.perf_counter() + budget.millis / 1000
+    ceiling = math.inf if budget.cpu_millis is None else time.thread_time() + budget.cpu_millis / 1000
+    timed = budget.millis is not None or budget.cpu_millis is not None
     low, high = math.inf, -math.inf
     iterations = simulated = 0
-    limit = DEFAULT_ITERATIONS if budget.iterations is None else budget.iterations
+    if budget.iterations is not None:
+        limit: float = budget.iterations
+    else:
+        limit = DEFAULT_ITERATIONS if budget.millis is None else math.inf
     cap = math.inf if budget.moves is None else budget.moves
     leader: Node | None = None
     lead = runner_up = 0
     while True:
-        if simulated >= cap:
+        if simulated >= cap or iterations >= limit or lead - runner_up > limit - iterations:
             break
-        if deadline is None:
-            if iterations >= limit or lead - runner_up > limit - iterations:
-                break
-        elif iterations % 8 == 0 and time.perf_counter() >= deadline and iterations:
+        if timed and iterations and (time.perf_counter() >= deadline or time.thread_time() >= ceiling):
             break
         if len(worlds) < budget.worlds:
             drawn = world(rng)

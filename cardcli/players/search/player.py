@@ -26,8 +26,8 @@ from .worlds import ImpossibleView
 
 
 PLAYOUTS = ("rule", "random", "card")
-NUMBERS = ("iterations", "ms", "moves", "worlds", "c", "seed", "relative", "depth", "bids")
-COUNTS = ("iterations", "ms", "moves", "worlds")
+NUMBERS = ("iterations", "ms", "cpu", "moves", "worlds", "c", "seed", "relative", "depth", "bids")
+COUNTS = ("iterations", "ms", "cpu", "moves", "worlds")
 """Parameters that must be at least 1."""
 
 DELEGATED: dict[str, frozenset[str]] = {"peppa": frozenset({"pass"}), "pepper": frozenset({"bid"})}
@@ -41,12 +41,12 @@ ITERATIONS: dict[str, int] = {"seep": 200}
 differs from :class:`Budget`'s: a Seep decision at 400 iterations can take 1.5 s on a 2-core
 machine (docs/players.md)."""
 
-MOVES: dict[str, int] = {"seep": 6400}
-"""The cap on the moves a decision simulates (:attr:`Budget.moves`) when the seat spec names
-no budget. A Seep deal's playouts are the longest of the four games (48 moves from its first
-play), and at 200 iterations its first decisions took up to 1.14 s of processor time on an idle
-2-core machine; the cap holds them to about 133 iterations there and leaves the later
-decisions their 200 (docs/players.md)."""
+CEILING_MS = 950.0
+"""The processor time a decision may take when the seat spec names no budget
+(:attr:`Budget.cpu_millis`), so that a decision stays under a second on a slow or busy
+machine. At the default iterations the trick games' decisions take at most half a second and
+Seep's first decisions of a deal (48 moves ahead) 0.45-1.14 s, depending on the day's speed
+of a shared 2-core machine (docs/players.md): the ceiling cuts only those."""
 
 
 @attrs.frozen
@@ -84,6 +84,7 @@ class Settings:
         budget = Budget(
             iterations=int(fields["iterations"]) if "iterations" in fields else None,
             millis=fields.get("ms"),
+            cpu_millis=fields.get("cpu"),
             worlds=int(fields.get("worlds", default.worlds)),
             exploration=fields.get("c", default.exploration),
             depth=int(fields.get("depth", 0)),
@@ -172,11 +173,10 @@ class IsmctsPlayer:
         rng = random.Random(f"cardcli/ismcts/{self.settings.seed}/{header.rng}/{self.decisions}")
         spec = view.setup.spec
         budget = self.settings.budget
-        if budget.iterations is None:
-            game = header.game
-            named = budget.millis is not None or budget.moves is not None
-            budget = attrs.evolve(budget, iterations=ITERATIONS.get(game, DEFAULT_ITERATIONS),
-                                  moves=budget.moves if named else MOVES.get(game))
+        if budget.iterations is None and budget.millis is None:
+            named = budget.moves is not None or budget.cpu_millis is not None
+            budget = attrs.evolve(budget, iterations=ITERATIONS.get(header.game, DEFAULT_ITERATIONS),
+                                  cpu_millis=budget.cpu_millis if named else CEILING_MS)
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
             policy = policy_for(header.game, view.n, self.settings.playout)
