@@ -45,8 +45,8 @@ CEILING_MS = 950.0
 """The processor time a decision may take when the seat spec names no budget
 (:attr:`Budget.cpu_millis`), so that a decision stays under a second on a slow or busy
 machine. At the default iterations the trick games' decisions take at most half a second and
-Seep's first decisions of a deal (48 moves ahead) 0.45-1.14 s, depending on the day's speed
-of a shared 2-core machine (docs/players.md): the ceiling cuts only those."""
+Seep's first decisions of a deal (48 moves ahead) 0.5-1.14 s, depending on the day's speed of
+a shared 2-core machine (docs/players.md): the ceiling can cut only those, on a slow day."""
 
 
 @attrs.frozen
