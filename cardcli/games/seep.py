@@ -432,9 +432,7 @@ class SeepMatch(MatchBase):
         if self.phase == Phase.PLAY and self.options.throw_rule != "no_other_action":
             turn = self._turn()
             hand = turn.hand
-            found, throw = turn.card_moves(hand[rng.randrange(len(hand))])
-            if throw is not None:
-                found.append(throw)
+            found = turn.card_moves(hand[rng.randrange(len(hand))])
             if found:
                 self._play(self.turn, found[rng.randrange(len(found))], tell=False)
                 return
@@ -572,9 +570,7 @@ class SeepMatch(MatchBase):
             spent = spent_card(move)
             card = Card.parse(spent) if spent is not None and is_card(spent) else None
             if card is not None and card in self.hands[seat]:
-                found, throw = self._turn().card_moves(INDEX[card])
-                if throw is not None and self.options.throw_rule != "no_other_action":
-                    found.append(throw)
+                found = self._turn().card_moves(INDEX[card])
                 chosen = next((m for m in found if token(m) == move), None)
                 if chosen is not None:
                     return chosen
@@ -1053,12 +1049,16 @@ class _Turn:
             barred |= self.capture_values
         return barred
 
-    def card_moves(self, card: int) -> tuple[list[Move], Move | None]:
-        """The captures, builds, cements and breaks ``card`` allows, and its throw when the
-        card may be thrown by the throw rule on its own."""
+    def card_moves(self, card: int) -> list[Move]:
+        """The legal moves that spend ``card``, as far as the card alone tells: the captures,
+        builds, cements and breaks it allows, and its throw when it may be thrown and the throw
+        rule judges each card on its own (``no_other_action`` judges a throw against every
+        other card's moves, which only the whole list knows)."""
         v = VALUES[card]
         found = [(card, effect) for effects in self._value_moves(v) for effect in effects]
-        return found, _THROWS[card] if self._may_throw(v) else None
+        if self.options.throw_rule != "no_other_action" and self._may_throw(v):
+            found.append(_THROWS[card])
+        return found
 
     def openings(self, bid: int, allowed: set[str]) -> list[Move]:
         """The opening moves of the kinds ``allowed``: builds of the bid, captures with a card
