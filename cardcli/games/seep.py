@@ -11,9 +11,8 @@ kind of action, and a move is legal exactly when it is in the generated set.
 
 Moves are generated over bit masks (:mod:`card_bits`, :func:`seep_floor.floor_sums`) by a
 :class:`_Turn`, once per position: the moves a card allows depend on its capture value only,
-so each value's moves are found once and paired with each card of that value, the captures
-and builds of a value are memoised by the floor cards that can take part in them, and the
-retention duty is settled per value before any move is made. Two ways in share the rules: the
+so each value's moves are found once and paired with each card of that value (nothing is
+memoised from turn to turn: :mod:`seep_floor` says why), and the retention duty is settled per value before any move is made. Two ways in share the rules: the
 protocol's text moves (:meth:`SeepMatch.decisions`, :meth:`SeepMatch.apply`, with events) and
 integer actions for search (:meth:`SeepMatch.current_player`, :meth:`SeepMatch.legal_actions`,
 :meth:`SeepMatch.apply_action`), which are indices into the same canonical list and write
@@ -27,7 +26,7 @@ import random
 from bisect import insort
 from itertools import repeat
 from operator import attrgetter, itemgetter
-from typing import Any, Sequence, TypeVar
+from typing import Any, Sequence
 
 import attrs
 
@@ -48,9 +47,7 @@ from .card_bits import DECK, INDEX, TEXTS, mask_of
 from .card_bits import cards as mask_cards
 from .notation import checked, misordered, spent_card
 from .seep_floor import (
-    CACHE_LIMIT,
     EMPTY_PACKINGS,
-    UP_TO,
     VALUES,
     FloorSums,
     floor_sums,
@@ -191,8 +188,8 @@ it: a turn finds each value's effects once and pairs them with each card of the 
 * ``removed``: the values of the houses that leave the floor (captured, or broken into
   another house);
 * ``made``: the value of the house made (0: none), ``cemented`` and ``owners`` (its owners;
-  None for the mover alone, which lets a build be the same effect for every seat, and keeps
-  the effects memoised free of containers the garbage collector would have to walk).
+  None for the mover alone, which lets a build be the same effect for every seat, and spares
+  most effects a container the garbage collector would have to walk).
   The house itself is built only when the move is played: its cards are the hand card, the
   loose cards taken and the cards of the houses removed;
 * ``head`` and ``tail``: the token around the hand card, ``head + card + tail``; the token is
@@ -1111,12 +1108,7 @@ class _Turn:
             unkept = self.unkept | self.unkept_if_spent & 1 << v
             if unkept & ~(1 << v if house else 0):
                 return _NONE
-        maximal = self.options.capture_must_be_maximal
-        key = (self.floor & UP_TO[v], v, house, maximal)
-        found = _TAKES.get(key)
-        if found is None:
-            found = _remember(_TAKES, key, _take_effects(self.floor, self.sums.groups()[v], v, house, maximal))
-        return found
+        return _take_effects(self.floor, self.sums.groups()[v], v, house, self.options.capture_must_be_maximal)
 
     def _builds(self, v: int) -> Sequence[Effect]:
         """Builds with a card of value ``v`` (:func:`_build_effects`) of the values the seat
@@ -1130,12 +1122,7 @@ class _Turn:
             targets &= ~(1 << v)
         if not targets:
             return _NONE
-        cementing = self.options.cementing
-        key = (self.floor & UP_TO[targets.bit_length() - 1], v, targets, cementing)
-        found = _BUILDS.get(key)
-        if found is None:
-            found = _remember(_BUILDS, key, _build_effects(self.floor, self.sums.groups(), v, targets, cementing))
-        return found
+        return _build_effects(self.floor, self.sums.groups(), v, targets, self.options.cementing)
 
     def _cements(self, v: int) -> Sequence[Effect]:
         """Cements: one combination of a house's value (the card alone, or with loose cards)
@@ -1288,25 +1275,6 @@ class _Turn:
             kept = kept and found
             kept_if_spent = kept_if_spent and found_if_spent
         return kept, kept_if_spent
-
-
-_TAKES: dict[tuple[int, int, bool, bool], Sequence[Effect]] = {}
-_BUILDS: dict[tuple[int, int, int, bool], Sequence[Effect]] = {}
-"""The effects of the captures and builds of a value on a floor, memoised: they depend on
-the floor and a few facts of the position only, which recur from turn to turn and playout to
-playout (the retention duty, which depends on the hands, is checked outside)."""
-
-K = TypeVar("K")
-
-
-def _remember(memo: dict[K, Sequence[Effect]], key: K, effects: list[Effect]) -> Sequence[Effect]:
-    """Store ``effects`` in ``memo`` (started afresh when full) and return them. A tuple of
-    tuples of numbers and texts, which the garbage collector stops walking once it has seen
-    them: a memo holds many."""
-    if len(memo) >= CACHE_LIMIT:
-        memo.clear()
-    found = memo[key] = tuple(effects)
-    return found
 
 
 def _take_effects(floor: int, groups: Sequence[int], v: int, house: bool, maximal: bool) -> list[Effect]:

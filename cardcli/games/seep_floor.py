@@ -5,9 +5,15 @@ Pure functions, kept apart from the rules so the combinatorics can be read and t
 own. They come twice: over card lists (:func:`sum_groups`, :func:`packings`, for readers of
 the rules and the heuristic player), and over bit masks of :mod:`card_bits`
 (:func:`floor_sums`, :func:`mask_packings`, for the engine's move generator), where a group is
-an ``int`` and each result is memoised by the cards it was found for: the same floor comes
-back within a turn (every card of a hand asks about it) and across turns and playouts. Both
-give the same groups in the same order, so the tokens written from them are the same.
+an ``int``. Both give the same groups in the same order, so the tokens written from them are
+the same.
+
+Nothing here is memoised across turns but the texts of groups. Random playouts meet a new
+floor on nearly every turn, and memos of floors, captures and builds (as this module kept
+once) missed far more often than they hit: they saved few instructions and cost more time
+than that in memory traffic and garbage collection, for playouts 10-20% slower than without
+them (``docs/performance.md``). A turn finds each floor fact once (:class:`FloorSums`), and
+that is all the reuse there is to have.
 """
 
 from __future__ import annotations
@@ -119,10 +125,6 @@ def text(groups: Iterable[Group]) -> str:
 VALUES: tuple[int, ...] = tuple(value(c) for c in DECK)
 """The capture value of each card index of :data:`card_bits.DECK`."""
 
-UP_TO: tuple[int, ...] = tuple(sum(1 << i for i, v in enumerate(VALUES) if v <= top) for top in range(14))
-"""``UP_TO[t]``: the mask of the cards worth ``t`` or less, the only ones a group summing to
-``t`` can hold."""
-
 MaskPacking = tuple[int, str]
 """A packing as its mask (the cards it takes, 0 for none) and its text, its groups in the
 order found joined as :func:`text` writes them (``2C+3D+6H,5S+6D``, empty for none)."""
@@ -130,23 +132,17 @@ order found joined as :func:`text` writes them (``2C+3D+6H,5S+6D``, empty for no
 EMPTY_PACKINGS: tuple[MaskPacking, ...] = ((0, ""),)
 """The packings of a target no group reaches: only taking nothing."""
 
-CACHE_LIMIT = 1 << 14
-"""Entries a memo keeps before it starts afresh: floors are few within a playout, but a long
-search meets many, and memory must not grow without bound. Full, Seep's memos together hold
-about 30 MiB; four times as many entries hold four times as much for a 1-2% faster
-playout."""
+GROUP_TEXTS_LIMIT = 1 << 14
+"""Texts of groups :func:`group_text` keeps before it starts afresh (a few MiB at most): the
+one memo left, as the same groups are written again and again, and memory must not grow
+without bound in a long search."""
 
 
 class FloorSums:
     """What a floor's loose cards sum to: which values some group reaches, in bits, for the
     questions a turn asks of every card (one pass over the cards), and the groups of each
-    value (:meth:`groups`), found by one walk of the floor when first asked for: a turn whose
-    captures and builds are known already (memoised by the floor) may never ask.
-
-    One is made per turn, around what the memos keep for the floor. The memos hold plain
-    tuples of numbers, never objects: the garbage collector stops walking such a tuple once it
-    has seen it, while every object in a memo would be walked again by each full collection,
-    and a full memo holds thousands of floors."""
+    value (:meth:`groups`), found by one walk of the floor when first asked for: a turn in
+    which no card captures or builds never asks. One is made per turn."""
 
     __slots__ = ("floor", "cards", "values", "mirrored", "_groups")
 
@@ -171,45 +167,31 @@ class FloorSums:
         reaches it), in the order :func:`sum_groups` gives them."""
         found = self._groups
         if found is None:
-            found = _GROUPS.get(self.floor)
-            if found is None:
-                if len(_GROUPS) >= CACHE_LIMIT:
-                    _GROUPS.clear()
-                cards = self.cards
-                walked = _walk_flat(cards) if len(cards) <= FLAT_WALK else _walk_sums(cards)
-                by_value: list[tuple[int, ...]] = [()] * 14
-                for total, groups in walked.items():
-                    by_value[total] = tuple(groups)
-                found = _GROUPS[self.floor] = tuple(by_value)
-            self._groups = found
+            cards = self.cards
+            walked = _walk_flat(cards) if len(cards) <= FLAT_WALK else _walk_sums(cards)
+            by_value: list[tuple[int, ...]] = [()] * 14
+            for total, groups in walked.items():
+                by_value[total] = tuple(groups)
+            found = self._groups = tuple(by_value)
         return found
 
 
-_SUMS: dict[int, tuple[int, int]] = {}
-_GROUPS: dict[int, tuple[tuple[int, ...], ...]] = {}
-_PACKINGS: dict[tuple[int, int, bool], tuple[MaskPacking, ...]] = {}
 _GROUP_TEXTS: dict[int, str] = {}
 _REVERSED_7 = tuple(sum(1 << 6 - k for k in range(7) if bits >> k & 1) for bits in range(128))
 """Seven bits in reverse order, for :attr:`FloorSums.mirrored`."""
 
 
 def floor_sums(floor: int, cards: Sequence[int] | None = None) -> FloorSums:
-    """The sums of the loose cards of ``floor`` (a mask), memoised by the floor; ``cards``
-    may give its card indices in canonical order when the caller has them. The values
+    """The sums of the loose cards of ``floor`` (a mask); ``cards`` may give its card indices in canonical order when the caller has them. The values
     reached are found in one pass over the cards (each value reached so far, plus the
     card's)."""
     if cards is None:
         cards = indices(floor)
-    found = _SUMS.get(floor)
-    if found is None:
-        if len(_SUMS) >= CACHE_LIMIT:
-            _SUMS.clear()
-        reached = 1
-        for i in cards:
-            reached = (reached | reached << VALUES[i]) & 0x3FFF
-        values = reached & ~1
-        found = _SUMS[floor] = (values, _REVERSED_7[values & 127] << 7 | _REVERSED_7[values >> 7])
-    return FloorSums(floor, cards, *found)
+    reached = 1
+    for i in cards:
+        reached = (reached | reached << VALUES[i]) & 0x3FFF
+    values = reached & ~1
+    return FloorSums(floor, cards, values, _REVERSED_7[values & 127] << 7 | _REVERSED_7[values >> 7])
 
 
 FLAT_WALK = 12
@@ -293,7 +275,7 @@ def group_text(group: int) -> str:
     """A group's cards joined by ``+`` in canonical order: ``2C+3D+6H``."""
     found = _GROUP_TEXTS.get(group)
     if found is None:
-        if len(_GROUP_TEXTS) >= CACHE_LIMIT:
+        if len(_GROUP_TEXTS) >= GROUP_TEXTS_LIMIT:
             _GROUP_TEXTS.clear()
         found = _GROUP_TEXTS[group] = "+".join(texts(group))
     return found
@@ -305,16 +287,8 @@ def mask_packings(rest: int, target: int, maximal: bool, groups: Sequence[int]) 
 
     ``groups`` are the groups of ``target`` of a floor that holds ``rest`` (from
     :meth:`FloorSums.groups`); those within ``rest`` are the groups of ``rest`` itself, in the same
-    order, so the result depends on ``rest``, ``target`` and ``maximal`` alone and is memoised
-    by them (and only the cards of ``rest`` worth ``target`` or less can be in a group)."""
-    key = (rest & UP_TO[target], target, maximal)
-    found = _PACKINGS.get(key)
-    if found is None:
-        within = [g for g in groups if not g & ~rest]
-        if len(_PACKINGS) >= CACHE_LIMIT:
-            _PACKINGS.clear()
-        found = _PACKINGS[key] = _pack(within, maximal)
-    return found
+    order."""
+    return _pack([g for g in groups if not g & ~rest], maximal)
 
 
 def _pack(groups: list[int], maximal: bool) -> tuple[MaskPacking, ...]:
