@@ -21,7 +21,6 @@ neither tokens nor events; :meth:`SeepMatch.clone` copies a state for a search.
 
 from __future__ import annotations
 
-import functools
 import random
 from bisect import insort
 from itertools import repeat
@@ -164,18 +163,20 @@ class House:
     cards: tuple[Card, ...]
     cemented: bool
     owners: frozenset[int]
+    _text: str | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    """:meth:`describe`, written when first asked for: a house stays on the floor for many
+    plays, and the floor is told after each (a plain slot, which costs less to read than a
+    cached property of a slotted class)."""
 
     def describe(self) -> str:
         """``h12:c:0,2:5C+3D+4H+QC``: value, cemented (c) or ordinary (o), owners, cards."""
-        return self._described
-
-    @functools.cached_property
-    def _described(self) -> str:
-        """:meth:`describe`, written once: a house stays on the floor for many plays, and
-        the floor is told after each."""
-        kind = "c" if self.cemented else "o"
-        owners = ",".join(map(str, sorted(self.owners)))
-        return f"h{self.value}:{kind}:{owners}:" + "+".join(c.text for c in self.cards)
+        text = self._text
+        if text is None:
+            kind = "c" if self.cemented else "o"
+            owners = ",".join(map(str, sorted(self.owners)))
+            text = f"h{self.value}:{kind}:{owners}:" + "+".join(c.text for c in self.cards)
+            object.__setattr__(self, "_text", text)
+        return text
 
 
 Effect = tuple[str, int, tuple[int, ...], int, bool, "frozenset[int] | None", str, str]
@@ -353,9 +354,11 @@ class SeepMatch(MatchBase):
     def apply(self, seat: int, move: str) -> list[Event]:
         if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
             turn = self._moves_cache
-            if seat == self.turn and isinstance(turn, _Turn) and turn.tokens is not None and move in turn.tokens:
+            if seat == self.turn and isinstance(turn, _Turn) and turn.tokens is not None:
                 # one of the moves decisions() offered, as a referee plays them
-                return self._play(seat, turn.offered(move), move)
+                offered = turn.offered(move)
+                if offered is not None:
+                    return self._play(seat, offered, move)
             return self._play(seat, self._checked(seat, move), move)
         if self.phase == Phase.BID:
             return self._apply_bid(seat, move)
@@ -511,7 +514,9 @@ class SeepMatch(MatchBase):
 
     def _listed(self) -> list[Move]:
         """Every legal move of the open play decision, in the canonical order."""
-        turn = self._turn()
+        turn = self._moves_cache
+        if not isinstance(turn, _Turn):
+            turn = self._turn()
         listed = turn.listed
         if listed is None:
             listed = turn.listed = self._opening_moves(turn, self.bid) if self.phase == Phase.OPEN else turn.plays()
@@ -519,7 +524,9 @@ class SeepMatch(MatchBase):
 
     def _tokens(self) -> tuple[str, ...]:
         """The tokens of :meth:`_listed`, written once per position."""
-        turn = self._turn()
+        turn = self._moves_cache
+        if not isinstance(turn, _Turn):
+            turn = self._turn()
         tokens = turn.tokens
         if tokens is None:
             tokens = turn.tokens = tuple([f"{effect[6]}{TEXTS[card]}{effect[7]}" for card, effect in self._listed()])
@@ -795,7 +802,7 @@ class SeepMatch(MatchBase):
     def _table_event(self) -> Event:
         items = [c.text for c in self.loose]
         if self.houses:
-            items += [self.houses[v]._described for v in sorted(self.houses)]
+            items += [house._text or house.describe() for house in map(self.houses.__getitem__, sorted(self.houses))]
         return Event("table", tuple(items))
 
     def _score_events(self, points: Sequence[int]) -> list[Event]:
@@ -867,7 +874,7 @@ class _Known:
 
     __slots__ = ("seats", "floor", "floor_cards")
 
-    def __init__(self, seats: tuple[Holding, ...], floor: int, floor_cards: tuple[int, ...]):
+    def __init__(self, seats: Sequence[Holding], floor: int, floor_cards: tuple[int, ...]):
         self.seats = seats
         self.floor = floor
         self.floor_cards = floor_cards
@@ -891,7 +898,8 @@ class _Known:
             held &= ~bit
         elif (mask & _VALUE_CARDS[VALUES[card]]).bit_count() < 2:
             twice &= ~bit
-        seats = (*self.seats[:seat], (indices[:at] + indices[at + 1:], mask, held, twice), *self.seats[seat + 1:])
+        seats = list(self.seats)
+        seats[seat] = (indices[:at] + indices[at + 1:], mask, held, twice)
         if thrown:
             floor_cards = list(self.floor_cards)
             insort(floor_cards, card)
@@ -1031,10 +1039,13 @@ class _Turn:
             return [_THROWS[card] for card in hand]
         return moves + throws
 
-    def offered(self, token: str) -> Move:
-        """The listed move whose token (written already) is ``token``."""
+    def offered(self, token: str) -> Move | None:
+        """The listed move whose token (written already) is ``token``, or None."""
         assert self.listed is not None and self.tokens is not None
-        return self.listed[self.tokens.index(token)]
+        try:
+            return self.listed[self.tokens.index(token)]
+        except ValueError:
+            return None
 
     def _barred_throws(self) -> int:
         """The values (as bits) whose cards may not be thrown, each judged on its own
