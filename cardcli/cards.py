@@ -15,6 +15,7 @@ rule a near miss breaks, so a bot's author is told what to change.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Iterable
 
 import attrs
@@ -153,7 +154,10 @@ def cards(texts: str | Iterable[str]) -> tuple[Card, ...]:
 
 
 def sort_cards(items: Iterable[Card]) -> list[Card]:
-    return sorted(items, key=lambda c: c.sort_key)
+    return sorted(items, key=_SORT_KEY)
+
+
+_SORT_KEY = attrgetter("sort_key")
 
 
 def french_52() -> tuple[Card, ...]:

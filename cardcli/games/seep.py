@@ -9,7 +9,7 @@ Every legal move is generated as a :data:`Move` that carries its whole effect (c
 the floor, houses removed, the house made), so applying a move is the same few lines for every
 kind of action, and a move is legal exactly when it is in the generated set.
 
-Moves are generated over bit masks (:mod:`card_bits`, :func:`seep_floor.floor_sums`) by a
+Moves are generated over bit masks (:mod:`card_bits`, :mod:`seep_floor`) by a
 :class:`_Turn`, once per position: the moves a card allows depend on its capture value only,
 so each value's moves are found once and paired with each card of that value (nothing is
 memoised from turn to turn: :mod:`seep_floor` says why), and the retention duty is settled per value before any move is made. Two ways in share the rules: the
@@ -48,10 +48,11 @@ from .notation import checked, misordered, spent_card
 from .seep_floor import (
     EMPTY_PACKINGS,
     VALUES,
-    FloorSums,
+    floor_groups,
     floor_sums,
     group_text,
     mask_packings,
+    pack_groups,
     value,
 )
 from .seep_text import SeepRenderer
@@ -642,8 +643,8 @@ class SeepMatch(MatchBase):
                 if tell:
                     events.append(Event("seep", (str(seat), str(bonus))))
         elif verb == "throw":
-            self.loose = [*self.loose, card]
-            self.loose.sort(key=_SORT_KEY)
+            self.loose = [*self.loose]
+            insort(self.loose, card, key=_SORT_KEY)
         if tell:
             events.append(self._table_event())
         self._moves_cache = None
@@ -800,7 +801,7 @@ class SeepMatch(MatchBase):
         return [Event("hand", tuple([c.text for c in h]), _ALONE[s]) for s, h in enumerate(self.hands)]
 
     def _table_event(self) -> Event:
-        items = [c.text for c in self.loose]
+        items = list(map(_TEXT, self.loose))
         if self.houses:
             items += [house._text or house.describe() for house in map(self.houses.__getitem__, sorted(self.houses))]
         return Event("table", tuple(items))
@@ -815,6 +816,7 @@ class SeepMatch(MatchBase):
 _DECK_SET = frozenset(french_52())
 _SEAT_TEXTS = tuple(map(str, range(4)))
 _SORT_KEY = attrgetter("sort_key")
+_TEXT = attrgetter("text")
 """Canonical card order."""
 
 _THIRTY = {"TD": 12, "9S": 9, "2S": 1}
@@ -834,6 +836,13 @@ _HOUSE_BITS = sum(1 << v for v in HOUSE_VALUES)
 _BUILD_HEADS = {target: f"build:{target}:" for target in HOUSE_VALUES}
 _CEMENT_HEADS = {target: f"cement:{target}:" for target in HOUSE_VALUES}
 _BREAK_HEADS = {target: f"break:{target}:" for target in HOUSE_VALUES}
+_ONLY = tuple((value_,) for value_ in range(14))
+"""The one-value tuple of each value, shared by every effect that removes that house."""
+_TAKE_HOUSE: tuple[tuple[Effect], ...] = tuple(
+    (("take", 0, (value_,), 0, False, None, "take:", f":h{value_}"),) for value_ in range(14)
+)
+"""The capture of the house of each value alone: a card's one capture when no loose group
+makes its value."""
 _ALONE = tuple(frozenset({seat}) for seat in range(4))
 """The owners of a house one seat made alone."""
 _NONE: tuple[Effect, ...] = ()
@@ -928,9 +937,9 @@ class _Turn:
     """
 
     __slots__ = (
-        "options", "seat", "keepers", "side", "known", "hand", "twice", "floor", "sums", "houses", "unkept",
+        "options", "seat", "keepers", "side", "known", "hand", "twice", "floor", "houses", "unkept",
         "unkept_if_spent", "target_values", "capture_values", "build_values", "cement_values",
-        "break_values", "live", "listed", "tokens", "_by_value", "_cementing",
+        "break_values", "live", "listed", "tokens", "_groups", "_by_value", "_cementing",
     )
 
     def __init__(self, options: SeepOptions, keepers: tuple[tuple[int, ...], ...], side: tuple[int, ...],
@@ -945,25 +954,23 @@ class _Turn:
         or more, as bits: it may build a value with one card of it alone (keeping another),
         and still keep a house of it after spending one."""
         self.floor = known.floor
-        facts = floor_sums(self.floor, known.floor_cards)
-        self.sums = facts
         self.houses = dict(houses)
         self.unkept = self.unkept_if_spent = 0
         if houses and options.last_key_capture_only:
             self._duties()
-        self._bits_by_kind(facts, held & ~1)  # bit 0 only marks the hand read
+        self._bits_by_kind(*floor_sums(known.floor_cards), held & ~1)  # bit 0 only marks the hand read
         self.listed: list[Move] | None = None
         self.tokens: tuple[str, ...] | None = None
+        self._groups: tuple[tuple[int, ...], ...] | None = None
         self._by_value: dict[int, ValueMoves] = {}
         self._cementing: dict[int, tuple[frozenset[int], bool, bool]] = {}
 
-    def _bits_by_kind(self, facts: FloorSums, held_values: int) -> None:
+    def _bits_by_kind(self, values: int, mirrored: int, held_values: int) -> None:
         """For each kind of move, the capture values (as bits) of the cards that might make
         one: a superset (each finder still checks every rule), but a card of no such value is
         never looked at. A card completes a group to ``t`` when the floor holds a group worth
-        ``t`` minus its value (:meth:`FloorSums.completing`); the seat builds a value it holds
-        (``held_values``) where no house stands."""
-        values, mirrored = facts.values, facts.mirrored
+        ``t`` minus its value (``mirrored``, :func:`seep_floor.floor_sums`); the seat builds a
+        value it holds (``held_values``) where no house stands."""
         houses = cement = raise_ = 0
         for value_, house in self.houses.items():
             houses |= 1 << value_
@@ -992,6 +999,14 @@ class _Turn:
         self.live = values | houses | build | cement | raise_
         """The values of the cards that might capture, build, cement or break; a card of any
         other value can only be thrown."""
+
+    def groups(self) -> tuple[tuple[int, ...], ...]:
+        """The floor's groups of each value (:func:`seep_floor.floor_groups`), found when a
+        card first needs them."""
+        found = self._groups
+        if found is None:
+            found = self._groups = floor_groups(self.known.floor_cards)
+        return found
 
     # -- whole lists --------------------------------------------------------------------------
 
@@ -1037,7 +1052,8 @@ class _Turn:
             # Some option sets (owners may not throw, the team keeps the key) can leave a player
             # with no legal move; the turn must still be played, so any card may be thrown.
             return [_THROWS[card] for card in hand]
-        return moves + throws
+        moves += throws
+        return moves
 
     def offered(self, token: str) -> Move | None:
         """The listed move whose token (written already) is ``token``, or None."""
@@ -1119,7 +1135,7 @@ class _Turn:
             unkept = self.unkept | self.unkept_if_spent & 1 << v
             if unkept & ~(1 << v if house else 0):
                 return _NONE
-        return _take_effects(self.floor, self.sums.groups()[v], v, house, self.options.capture_must_be_maximal)
+        return _take_effects(self.groups()[v], v, house, self.options.capture_must_be_maximal)
 
     def _builds(self, v: int) -> Sequence[Effect]:
         """Builds with a card of value ``v`` (:func:`_build_effects`) of the values the seat
@@ -1133,7 +1149,7 @@ class _Turn:
             targets &= ~(1 << v)
         if not targets:
             return _NONE
-        return _build_effects(self.floor, self.sums.groups(), v, targets, self.options.cementing)
+        return _build_effects(self.floor, self.groups(), v, targets, self.options.cementing)
 
     def _cements(self, v: int) -> Sequence[Effect]:
         """Cements: one combination of a house's value (the card alone, or with loose cards)
@@ -1146,7 +1162,7 @@ class _Turn:
                 combos: Sequence[int] = (0,)
             elif target > v:
                 if groups is None:
-                    groups = self.sums.groups()
+                    groups = self.groups()
                 combos = groups[target - v]
                 if not combos:
                     continue
@@ -1160,7 +1176,7 @@ class _Turn:
             head = _CEMENT_HEADS[target]
             for combo in combos:
                 tail = "+" + group_text(combo) if combo else ""
-                found.append(("cement", combo, (target,), target, True, owners, head, tail))
+                found.append(("cement", combo, _ONLY[target], target, True, owners, head, tail))
         if len(found) > 1:
             found.sort(key=HEAD_AND_TAIL)
         return found
@@ -1211,11 +1227,11 @@ class _Turn:
                 continue
             if unkept & ~(1 << old):
                 continue
-            groups = self.sums.groups()[target] if options.cementing else None
+            groups = self.groups()[target] if options.cementing else None
             packed = mask_packings(self.floor, target, True, groups) if groups else EMPTY_PACKINGS
             alone = _ALONE[seat]
             for taken, text in packed:
-                found.append(("break", taken, (old,), target, bool(taken), alone, head, "," + text if text else ""))
+                found.append(("break", taken, _ONLY[old], target, bool(taken), alone, head, "," + text if text else ""))
         if len(found) > 1:
             found.sort(key=HEAD_AND_TAIL)
         return found
@@ -1288,23 +1304,24 @@ class _Turn:
         return kept, kept_if_spent
 
 
-def _take_effects(floor: int, groups: Sequence[int], v: int, house: bool, maximal: bool) -> list[Effect]:
+def _take_effects(groups: Sequence[int], v: int, house: bool, maximal: bool) -> Sequence[Effect]:
     """Captures with a card of value ``v``: each packing of the loose ``groups`` of ``v``
     (the maximal ones unless ``maximal`` is off), with the house of ``v`` if there is one;
     sorted by ``(head, tail)``."""
     if not groups:
-        return [("take", 0, (v,), 0, False, None, "take:", f":h{v}")]
+        return _TAKE_HOUSE[v]
     if len(groups) == 1 and not house and maximal:
-        return [("take", groups[0], (), 0, False, None, "take:", ":" + group_text(groups[0]))]
-    packed = mask_packings(floor, v, maximal, groups)
+        return (("take", groups[0], (), 0, False, None, "take:", ":" + group_text(groups[0])),)
+    packed = pack_groups(groups, maximal)  # every group of the floor is there to take
     found: list[Effect]
     if not house:
         found = [("take", taken, (), 0, False, None, "take:", ":" + text) for taken, text in packed if taken]
     else:
-        removed = (v,)
+        removed = _ONLY[v]
         found = [("take", taken, removed, 0, False, None, "take:", f":{text},h{v}" if text else f":h{v}")
                  for taken, text in packed]
-    found.sort(key=HEAD_AND_TAIL)
+    if len(found) > 1:
+        found.sort(key=HEAD_AND_TAIL)
     return found
 
 

@@ -4,16 +4,16 @@ ways to take several such groups at once.
 Pure functions, kept apart from the rules so the combinatorics can be read and tested on their
 own. They come twice: over card lists (:func:`sum_groups`, :func:`packings`, for readers of
 the rules and the heuristic player), and over bit masks of :mod:`card_bits`
-(:func:`floor_sums`, :func:`mask_packings`, for the engine's move generator), where a group is
-an ``int``. Both give the same groups in the same order, so the tokens written from them are
-the same.
+(:func:`floor_sums`, :func:`floor_groups`, :func:`mask_packings`, for the engine's move
+generator), where a group is an ``int``. Both give the same groups in the same order, so the
+tokens written from them are the same.
 
 Nothing here is memoised across turns but the texts of groups. Random playouts meet a new
 floor on nearly every turn, and memos of floors, captures and builds (as this module kept
 once) missed far more often than they hit: they saved few instructions and cost more time
 than that in memory traffic and garbage collection, for playouts 10-20% slower than without
-them (``docs/performance.md``). A turn finds each floor fact once (:class:`FloorSums`), and
-that is all the reuse there is to have.
+them (``docs/performance.md``). A turn finds each floor fact once, and that is all the reuse
+there is to have.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 import attrs
 
 from ..cards import Card, sort_cards
-from .card_bits import DECK, indices, texts
+from .card_bits import DECK, texts
 
 Group = tuple[Card, ...]
 
@@ -138,60 +138,35 @@ one memo left, as the same groups are written again and again, and memory must n
 without bound in a long search."""
 
 
-class FloorSums:
-    """What a floor's loose cards sum to: which values some group reaches, in bits, for the
-    questions a turn asks of every card (one pass over the cards), and the groups of each
-    value (:meth:`groups`), found by one walk of the floor when first asked for: a turn in
-    which no card captures or builds never asks. One is made per turn."""
-
-    __slots__ = ("floor", "cards", "values", "mirrored", "_groups")
-
-    def __init__(self, floor: int, cards: Sequence[int], values: int, mirrored: int) -> None:
-        self.floor = floor
-        self.cards = cards
-        """The floor's card indices in canonical order."""
-        self.values = values
-        """The values some group reaches, as bits (bit ``v``)."""
-        self.mirrored = mirrored
-        """:attr:`values` mirrored: bit ``13 - v`` for each value ``v``, which turns the
-        question "which cards complete a group to ``t``" into a shift (:meth:`completing`)."""
-        self._groups: tuple[tuple[int, ...], ...] | None = None
-
-    def completing(self, target: int) -> int:
-        """The values ``v`` (as bits) of the cards that some group completes to ``target``:
-        a group worth ``target - v``, for ``v`` from 1 to ``target - 1``."""
-        return self.mirrored >> 13 - target & (1 << target) - 2
-
-    def groups(self) -> tuple[tuple[int, ...], ...]:
-        """Each value's groups (masks), indexed by the value (0 to 13; empty where no group
-        reaches it), in the order :func:`sum_groups` gives them."""
-        found = self._groups
-        if found is None:
-            cards = self.cards
-            walked = _walk_flat(cards) if len(cards) <= FLAT_WALK else _walk_sums(cards)
-            by_value: list[tuple[int, ...]] = [()] * 14
-            for total, groups in walked.items():
-                by_value[total] = tuple(groups)
-            found = self._groups = tuple(by_value)
-        return found
-
-
-_GROUP_TEXTS: dict[int, str] = {}
-_REVERSED_7 = tuple(sum(1 << 6 - k for k in range(7) if bits >> k & 1) for bits in range(128))
-"""Seven bits in reverse order, for :attr:`FloorSums.mirrored`."""
-
-
-def floor_sums(floor: int, cards: Sequence[int] | None = None) -> FloorSums:
-    """The sums of the loose cards of ``floor`` (a mask); ``cards`` may give its card indices in canonical order when the caller has them. The values
-    reached are found in one pass over the cards (each value reached so far, plus the
-    card's)."""
-    if cards is None:
-        cards = indices(floor)
+def floor_sums(cards: Sequence[int]) -> tuple[int, int]:
+    """What the loose ``cards`` (indices) sum to, for the questions a turn asks of every card:
+    the values some group reaches, as bits (bit ``v``), found in one pass over the cards (each
+    value reached so far, plus the card's); and the same mirrored, bit ``13 - v`` for each
+    value ``v``, which turns the question "which values ``v`` complete a group to ``t``" (a
+    group worth ``t - v`` for ``v`` from 1 to ``t - 1``) into a shift:
+    ``mirrored >> 13 - t & (1 << t) - 2``."""
     reached = 1
     for i in cards:
         reached = (reached | reached << VALUES[i]) & 0x3FFF
     values = reached & ~1
-    return FloorSums(floor, cards, values, _REVERSED_7[values & 127] << 7 | _REVERSED_7[values >> 7])
+    return values, _REVERSED_7[values & 127] << 7 | _REVERSED_7[values >> 7]
+
+
+def floor_groups(cards: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    """Each value's groups (masks) of the loose ``cards`` (indices, canonical order), indexed
+    by the value (0 to 13; empty where no group reaches it), in the order :func:`sum_groups`
+    gives them: one walk of the floor, which a turn makes when a card first needs it (a turn
+    in which no card captures or builds never does)."""
+    walked = _walk_flat(cards) if len(cards) <= FLAT_WALK else _walk_sums(cards)
+    by_value: list[tuple[int, ...]] = [()] * 14
+    for total, groups in walked.items():
+        by_value[total] = tuple(groups)
+    return tuple(by_value)
+
+
+_GROUP_TEXTS: dict[int, str] = {}
+_REVERSED_7 = tuple(sum(1 << 6 - k for k in range(7) if bits >> k & 1) for bits in range(128))
+"""Seven bits in reverse order, for the mirrored values of :func:`floor_sums`."""
 
 
 FLAT_WALK = 12
@@ -288,12 +263,12 @@ def mask_packings(rest: int, target: int, maximal: bool, groups: Sequence[int]) 
     ``groups`` are the groups of ``target`` of a floor that holds ``rest`` (from
     :meth:`FloorSums.groups`); those within ``rest`` are the groups of ``rest`` itself, in the same
     order."""
-    return _pack([g for g in groups if not g & ~rest], maximal)
+    return pack_groups([g for g in groups if not g & ~rest], maximal)
 
 
-def _pack(groups: list[int], maximal: bool) -> tuple[MaskPacking, ...]:
-    """The walk of :func:`packings` over masks: each distinct set of cards once, with the
-    first grouping found."""
+def pack_groups(groups: Sequence[int], maximal: bool) -> tuple[MaskPacking, ...]:
+    """The walk of :func:`packings` over masks, for ``groups`` that are all the groups of the
+    cards: each distinct set of cards once, with the first grouping found."""
     if not groups:
         return EMPTY_PACKINGS
     if len(groups) == 1:
@@ -306,9 +281,16 @@ def _pack(groups: list[int], maximal: bool) -> tuple[MaskPacking, ...]:
 
 def _extend_packings(groups: list[int], maximal: bool, start: int, used: int, chosen: tuple[int, ...],
                      result: dict[int, tuple[int, ...]]) -> None:
-    """The step of :func:`_pack` (a function of its own, as :func:`_extend_sums` is)."""
-    if used not in result and (not maximal or all(g & used for g in groups)):
-        result[used] = chosen
+    """The step of :func:`pack_groups` (a function of its own, as :func:`_extend_sums` is)."""
+    if used not in result:
+        if maximal:
+            for group in groups:
+                if not group & used:
+                    break
+            else:
+                result[used] = chosen
+        else:
+            result[used] = chosen
     for k in range(start, len(groups)):
         group = groups[k]
         if not group & used:
