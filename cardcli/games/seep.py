@@ -798,12 +798,16 @@ class SeepMatch(MatchBase):
     # -- events -------------------------------------------------------------------------------
 
     def _hand_events(self) -> list[Event]:
-        return [Event("hand", tuple([c.text for c in h]), _ALONE[s]) for s, h in enumerate(self.hands)]
+        return [Event("hand", tuple(map(_TEXT, h)), _ALONE[s]) for s, h in enumerate(self.hands)]
 
     def _table_event(self) -> Event:
         items = list(map(_TEXT, self.loose))
-        if self.houses:
-            items += [house._text or house.describe() for house in map(self.houses.__getitem__, sorted(self.houses))]
+        houses = self.houses
+        if len(houses) == 1:
+            for house in houses.values():
+                items.append(house._text or house.describe())
+        elif houses:
+            items += [house._text or house.describe() for _, house in sorted(houses.items())]
         return Event("table", tuple(items))
 
     def _score_events(self, points: Sequence[int]) -> list[Event]:
