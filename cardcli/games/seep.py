@@ -12,9 +12,10 @@ kind of action, and a move is legal exactly when it is in the generated set.
 Moves are generated over bit masks (:mod:`card_bits`, :mod:`seep_floor`) by a
 :class:`_Turn`, once per position: the moves a card allows depend on its capture value only,
 so each value's moves are found once and paired with each card of that value (nothing is
-memoised from turn to turn: :mod:`seep_floor` says why), and the retention duty is settled per value before any move is made. Two ways in share the rules: the
-protocol's text moves (:meth:`SeepMatch.decisions`, :meth:`SeepMatch.apply`, with events) and
-integer actions for search (:meth:`SeepMatch.current_player`, :meth:`SeepMatch.legal_actions`,
+memoised from turn to turn: :mod:`seep_floor` says why), and the retention duty is settled
+per value before any move is made. Two ways in share the rules: the protocol's text moves
+(:meth:`SeepMatch.decisions`, :meth:`SeepMatch.apply`, with events) and integer actions for
+search (:meth:`SeepMatch.current_player`, :meth:`SeepMatch.legal_actions`,
 :meth:`SeepMatch.apply_action`), which are indices into the same canonical list and write
 neither tokens nor events; :meth:`SeepMatch.clone` copies a state for a search.
 """
@@ -820,8 +821,8 @@ class SeepMatch(MatchBase):
 _DECK_SET = frozenset(french_52())
 _SEAT_TEXTS = tuple(map(str, range(4)))
 _SORT_KEY = attrgetter("sort_key")
-_TEXT = attrgetter("text")
 """Canonical card order."""
+_TEXT = attrgetter("text")
 
 _THIRTY = {"TD": 12, "9S": 9, "2S": 1}
 """30-point card values beside the aces (1 each; the ace of spades counts once, as an ace)."""
@@ -843,7 +844,7 @@ _BREAK_HEADS = {target: f"break:{target}:" for target in HOUSE_VALUES}
 _ONLY = tuple((value_,) for value_ in range(14))
 """The one-value tuple of each value, shared by every effect that removes that house."""
 _TAKE_HOUSE: tuple[tuple[Effect], ...] = tuple(
-    (("take", 0, (value_,), 0, False, None, "take:", f":h{value_}"),) for value_ in range(14)
+    (("take", 0, _ONLY[value_], 0, False, None, "take:", f":h{value_}"),) for value_ in range(14)
 )
 """The capture of the house of each value alone: a card's one capture when no loose group
 makes its value."""
@@ -1232,7 +1233,7 @@ class _Turn:
             if unkept & ~(1 << old):
                 continue
             groups = self.groups()[target] if options.cementing else None
-            packed = mask_packings(self.floor, target, True, groups) if groups else EMPTY_PACKINGS
+            packed = pack_groups(groups, True) if groups else EMPTY_PACKINGS  # every group is loose
             alone = _ALONE[seat]
             for taken, text in packed:
                 found.append(("break", taken, _ONLY[old], target, bool(taken), alone, head, "," + text if text else ""))

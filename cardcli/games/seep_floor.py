@@ -261,7 +261,7 @@ def mask_packings(rest: int, target: int, maximal: bool, groups: Sequence[int]) 
     and with the same grouping of each.
 
     ``groups`` are the groups of ``target`` of a floor that holds ``rest`` (from
-    :meth:`FloorSums.groups`); those within ``rest`` are the groups of ``rest`` itself, in the same
+    :func:`floor_groups`); those within ``rest`` are the groups of ``rest`` itself, in the same
     order."""
     return pack_groups([g for g in groups if not g & ~rest], maximal)
 
@@ -279,7 +279,7 @@ def pack_groups(groups: Sequence[int], maximal: bool) -> tuple[MaskPacking, ...]
     return tuple((used, ",".join(map(group_text, chosen))) for used, chosen in result.items())
 
 
-def _extend_packings(groups: list[int], maximal: bool, start: int, used: int, chosen: tuple[int, ...],
+def _extend_packings(groups: Sequence[int], maximal: bool, start: int, used: int, chosen: tuple[int, ...],
                      result: dict[int, tuple[int, ...]]) -> None:
     """The step of :func:`pack_groups` (a function of its own, as :func:`_extend_sums` is)."""
     if used not in result:
