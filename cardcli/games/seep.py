@@ -966,7 +966,7 @@ class _Turn:
         self._bits_by_kind(*floor_sums(known.floor_cards), held & ~1)  # bit 0 only marks the hand read
         self.listed: list[Move] | None = None
         self.tokens: tuple[str, ...] | None = None
-        self._groups: tuple[tuple[int, ...], ...] | None = None
+        self._groups: Sequence[Sequence[int]] | None = None
         self._by_value: dict[int, ValueMoves] = {}
         self._cementing: dict[int, tuple[frozenset[int], bool, bool]] = {}
 
@@ -1005,7 +1005,7 @@ class _Turn:
         """The values of the cards that might capture, build, cement or break; a card of any
         other value can only be thrown."""
 
-    def groups(self) -> tuple[tuple[int, ...], ...]:
+    def groups(self) -> Sequence[Sequence[int]]:
         """The floor's groups of each value (:func:`seep_floor.floor_groups`), found when a
         card first needs them."""
         found = self._groups

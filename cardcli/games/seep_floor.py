@@ -132,6 +132,9 @@ order found joined as :func:`text` writes them (``2C+3D+6H,5S+6D``, empty for no
 EMPTY_PACKINGS: tuple[MaskPacking, ...] = ((0, ""),)
 """The packings of a target no group reaches: only taking nothing."""
 
+Bucket = list[int] | tuple[()]
+"""One value's groups as a walk collects them: the shared empty tuple until the first."""
+
 GROUP_TEXTS_LIMIT = 1 << 14
 """Texts of groups :func:`group_text` keeps before it starts afresh (a few MiB at most): the
 one memo left, as the same groups are written again and again, and memory must not grow
@@ -152,16 +155,18 @@ def floor_sums(cards: Sequence[int]) -> tuple[int, int]:
     return values, _REVERSED_7[values & 127] << 7 | _REVERSED_7[values >> 7]
 
 
-def floor_groups(cards: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+def floor_groups(cards: Sequence[int]) -> Sequence[Sequence[int]]:
     """Each value's groups (masks) of the loose ``cards`` (indices, canonical order), indexed
     by the value (0 to 13; empty where no group reaches it), in the order :func:`sum_groups`
     gives them: one walk of the floor, which a turn makes when a card first needs it (a turn
-    in which no card captures or builds never does)."""
-    walked = _walk_flat(cards) if len(cards) <= FLAT_WALK else _walk_sums(cards)
-    by_value: list[tuple[int, ...]] = [()] * 14
-    for total, groups in walked.items():
-        by_value[total] = tuple(groups)
-    return tuple(by_value)
+    in which no card captures or builds never does). The lists are the caller's to read, never
+    to change."""
+    found: list[Bucket] = [()] * 14
+    if len(cards) <= FLAT_WALK:
+        _walk_flat(cards, found)
+    else:
+        _extend_sums([(1 << i, VALUES[i]) for i in cards], 0, 0, 0, found)
+    return found
 
 
 _GROUP_TEXTS: dict[int, str] = {}
@@ -197,52 +202,50 @@ def _subset_table(count: int) -> tuple[tuple[int, int, int], ...]:
 _TABLES: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
-def _walk_flat(cards: Sequence[int]) -> dict[int, list[int]]:
-    """:func:`_walk_sums` as a loop over :func:`_subset_table`: each subset summed from its
-    parent, and the subsets that extend one over 13 skipped."""
+def _walk_flat(cards: Sequence[int], found: list[Bucket]) -> None:
+    """The walk of :func:`floor_groups` as a loop over :func:`_subset_table`: each subset
+    summed from its parent, and the subsets that extend one over 13 skipped."""
     table = _TABLES.get(len(cards))
     if table is None:
         table = _TABLES[len(cards)] = _subset_table(len(cards))
-    values = [VALUES[i] for i in cards]
     end = len(table)
     totals = [0] * (end + 1)
-    groups = [0] * (end + 1)
-    found: dict[int, list[int]] = {}
+    groups = totals[:]
     number = 1
     while number <= end:
         parent, position, after = table[number - 1]
-        total = totals[parent] + values[position]
+        card = cards[position]
+        total = totals[parent] + VALUES[card]
         if total > 13:
             number = after
             continue
-        group = groups[number] = groups[parent] | 1 << cards[position]
+        group = groups[number] = groups[parent] | 1 << card
         totals[number] = total
-        if total in found:
-            found[total].append(group)
+        bucket = found[total]
+        if bucket:
+            bucket.append(group)
         else:
             found[total] = [group]
         number += 1
-    return found
 
 
-def _walk_sums(cards: Sequence[int]) -> dict[int, list[int]]:
-    """Each value's groups of ``cards`` (indices, canonical order), found by extending each
-    group with the cards after its last while the sum stays within 13."""
-    found: dict[int, list[int]] = {}
-    _extend_sums([(1 << i, VALUES[i]) for i in cards], 0, 0, 0, found)
-    return found
-
-
-def _extend_sums(items: list[tuple[int, int]], start: int, total: int, chosen: int, found: dict[int, list[int]]) -> None:
-    """The step of :func:`_walk_sums`: a function of its own, not a closure, as a recursive
-    closure is a reference cycle that only the garbage collector frees."""
+def _extend_sums(items: list[tuple[int, int]], start: int, total: int, chosen: int,
+                 found: list[Bucket]) -> None:
+    """The walk of :func:`floor_groups` for floors too large for a table: each group extended
+    with the cards after its last while the sum stays within 13. A function of its own, not
+    a closure, as a recursive closure is a reference cycle that only the garbage collector
+    frees."""
     for k in range(start, len(items)):
         bit, v = items[k]
         reached = total + v
         if reached > 13:
             continue
         group = chosen | bit
-        found.setdefault(reached, []).append(group)
+        bucket = found[reached]
+        if bucket:
+            bucket.append(group)
+        else:
+            found[reached] = [group]
         _extend_sums(items, k + 1, reached, group, found)
 
 
