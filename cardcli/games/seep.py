@@ -265,6 +265,8 @@ class SeepMatch(MatchBase):
         self.hands: list[list[Card]] = [[] for _ in range(num_players)]
         self.loose: list[Card] = []
         self.houses: dict[int, House] = {}
+        """The floor. Neither container is ever changed in place: a play that changes one puts
+        a new one here, so a turn's snapshot and a clone share them for free."""
         self.piles: list[list[Card]] = [[] for _ in self.sides]
         self.bonus = [0] * len(self.sides)
         self.last_capturer: int | None = None
@@ -443,14 +445,13 @@ class SeepMatch(MatchBase):
     def clone(self) -> SeepMatch:
         """An independent copy, at a small fraction of the cost of ``copy.deepcopy``: the
         containers that moves change are copied, everything else is shared, for it is never
-        changed in place (the options, the cards, the houses, the finished deal scores, the
-        packets still to be dealt, the moves found for the position)."""
+        changed in place (the options, the cards, the floor's loose cards and houses, the
+        finished deal scores, the packets still to be dealt, the moves found for the
+        position)."""
         twin = self._twin()
         twin.side_totals = list(self.side_totals)
         twin._under = set(self._under)
         twin.hands = [list(hand) for hand in self.hands]
-        twin.loose = list(self.loose)
-        twin.houses = dict(self.houses)
         twin.piles = [list(pile) for pile in self.piles]
         twin.bonus = list(self.bonus)
         twin._later = list(self._later)
@@ -621,7 +622,11 @@ class SeepMatch(MatchBase):
         self.hands[seat].remove(card)
         if taken_loose:
             self.loose = [c for c in self.loose if not taken_loose >> INDEX[c] & 1]
-        taken_houses = [self.houses.pop(v) for v in removed if v in self.houses] if removed else []
+        taken_houses: list[House] = []
+        if removed or made:
+            houses = self.houses = dict(self.houses)
+            if removed:
+                taken_houses = [houses.pop(v) for v in removed if v in houses]
         if made:
             # the hand card, the loose cards taken in and the cards of the houses removed
             built = 1 << index | taken_loose
@@ -959,7 +964,7 @@ class _Turn:
         or more, as bits: it may build a value with one card of it alone (keeping another),
         and still keep a house of it after spending one."""
         self.floor = known.floor
-        self.houses = dict(houses)
+        self.houses = houses
         self.unkept = self.unkept_if_spent = 0
         if houses and options.last_key_capture_only:
             self._duties()
