@@ -23,7 +23,7 @@ neither tokens nor events; :meth:`SeepMatch.clone` copies a state for a search.
 from __future__ import annotations
 
 import random
-from bisect import insort
+from bisect import bisect, insort
 from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import Any, Sequence
@@ -176,7 +176,7 @@ class House:
         if text is None:
             kind = "c" if self.cemented else "o"
             owners = ",".join(map(str, sorted(self.owners)))
-            text = f"h{self.value}:{kind}:{owners}:" + "+".join(c.text for c in self.cards)
+            text = f"h{self.value}:{kind}:{owners}:" + "+".join(map(_TEXT, self.cards))
             object.__setattr__(self, "_text", text)
         return text
 
@@ -267,16 +267,20 @@ class SeepMatch(MatchBase):
         self.houses: dict[int, House] = {}
         """The floor. Neither container is ever changed in place: a play that changes one puts
         a new one here, so a turn's snapshot and a clone share them for free."""
+        self._told: tuple[dict[int, House], tuple[str, ...]] = ({}, ())
+        """The houses the table event wrote last, and their texts in value order: the houses
+        stay for several plays while the loose cards change on nearly every one, and a new
+        dictionary of houses is a new floor of houses."""
         self.piles: list[list[Card]] = [[] for _ in self.sides]
         self.bonus = [0] * len(self.sides)
         self.last_capturer: int | None = None
         self.bid = 0
         self.bidder = self.turn = 0
         self._later: list[dict[int, list[Card]]] = []
-        self._moves_cache: _Turn | _Known | None = None
+        self._moves_cache: _Turn | Known | None = None
         """The moves of the position (a :class:`_Turn`), found when first asked for. After
         each of its plays the engine leaves here what it knows of the new position (a
-        :class:`_Known`: the hands and the floor as indices and bits) for the next turn to
+        :data:`Known`: the hands and the floor as indices and bits) for the next turn to
         start from; any other change sets it to None, and so must whoever changes the
         position by hand: the next turn then reads the hands and the floor afresh."""
         team = options.retention_scope == "team"
@@ -502,9 +506,9 @@ class SeepMatch(MatchBase):
 
     # -- legal moves --------------------------------------------------------------------------
 
-    def _new_turn(self, seat: int, known: _Known | None = None) -> _Turn:
+    def _new_turn(self, seat: int, known: Known | None = None) -> _Turn:
         if known is None:
-            known = _Known.read(self.hands, self.loose)
+            known = _read_known(self.hands, self.loose)
         return _Turn(self.options, self._keepers, self.sides[self.side_of[seat]], known, self.houses, seat)
 
     def _turn(self) -> _Turn:
@@ -655,7 +659,7 @@ class SeepMatch(MatchBase):
             events.append(self._table_event())
         self._moves_cache = None
         if isinstance(before, _Turn) and not emptied and not opening:
-            self._moves_cache = before.known.after(seat, index, taken_loose, verb == "throw")
+            self._moves_cache = _known_after(before.known, seat, index, taken_loose, verb == "throw")
         self.turn = (seat - 1) % self.num_players  # counter-clockwise: the next seat is seat-1
         if opening:
             self.phase = Phase.PLAY
@@ -807,14 +811,12 @@ class SeepMatch(MatchBase):
         return [Event("hand", tuple(map(_TEXT, h)), _ALONE[s]) for s, h in enumerate(self.hands)]
 
     def _table_event(self) -> Event:
-        items = list(map(_TEXT, self.loose))
+        told, texts = self._told
         houses = self.houses
-        if len(houses) == 1:
-            for house in houses.values():
-                items.append(house._text or house.describe())
-        elif houses:
-            items += [house._text or house.describe() for _, house in sorted(houses.items())]
-        return Event("table", tuple(items))
+        if houses is not told:
+            texts = tuple([house.describe() for _, house in sorted(houses.items())])
+            self._told = houses, texts
+        return Event("table", (*map(_TEXT, self.loose), *texts))
 
     def _score_events(self, points: Sequence[int]) -> list[Event]:
         return [
@@ -883,49 +885,42 @@ def _holding(cards: Sequence[Card]) -> Holding:
     return tuple(indices), mask, held | 1, twice
 
 
-class _Known:
-    """The hands and the floor as a turn reads them: each seat's :data:`Holding`, and the
-    floor's cards as a mask and as indices in canonical order.
+Known = tuple[Sequence[Holding], int, tuple[int, ...]]
+"""The hands and the floor as a turn reads them: each seat's :data:`Holding`, and the floor's
+cards as a mask and as indices in canonical order. Reading four hands costs more than a
+turn's moves often do, and a play changes one card of one hand and a few of the floor:
+:func:`_known_after` makes the next position's from this one. Never changed once made, so
+clones share it; a bare tuple, as one is made on every move."""
 
-    Reading four hands costs more than a turn's moves often do, and a play changes one card
-    of one hand and a few of the floor: :meth:`after` makes the next position's from this
-    one. Never changed once made, so clones share it."""
 
-    __slots__ = ("seats", "floor", "floor_cards")
+def _read_known(hands: Sequence[Sequence[Card]], loose: Sequence[Card]) -> Known:
+    """What the lists say."""
+    floor = 0
+    for card in loose:
+        floor |= 1 << INDEX[card]
+    return tuple(map(_holding, hands)), floor, tuple(sorted(INDEX[card] for card in loose))
 
-    def __init__(self, seats: Sequence[Holding], floor: int, floor_cards: tuple[int, ...]):
-        self.seats = seats
-        self.floor = floor
-        self.floor_cards = floor_cards
 
-    @classmethod
-    def read(cls, hands: Sequence[Sequence[Card]], loose: Sequence[Card]) -> _Known:
-        """What the lists say."""
-        floor = 0
-        for card in loose:
-            floor |= 1 << INDEX[card]
-        return cls(tuple(map(_holding, hands)), floor, tuple(sorted(INDEX[card] for card in loose)))
-
-    def after(self, seat: int, card: int, taken: int, thrown: bool) -> _Known:
-        """The same once ``seat`` has played ``card``, taking the loose cards ``taken`` from
-        the floor, or throwing the card onto it."""
-        indices, mask, held, twice = self.seats[seat]
-        at = indices.index(card)
-        mask ^= 1 << card
-        bit = 1 << VALUES[card]
-        if not twice & bit:
-            held &= ~bit
-        elif (mask & _VALUE_CARDS[VALUES[card]]).bit_count() < 2:
-            twice &= ~bit
-        seats = list(self.seats)
-        seats[seat] = (indices[:at] + indices[at + 1:], mask, held, twice)
-        if thrown:
-            floor_cards = list(self.floor_cards)
-            insort(floor_cards, card)
-            return _Known(seats, self.floor | 1 << card, tuple(floor_cards))
-        if taken:
-            return _Known(seats, self.floor & ~taken, tuple([i for i in self.floor_cards if not taken >> i & 1]))
-        return _Known(seats, self.floor, self.floor_cards)
+def _known_after(known: Known, seat: int, card: int, taken: int, thrown: bool) -> Known:
+    """The same once ``seat`` has played ``card``, taking the loose cards ``taken`` from the
+    floor, or throwing the card onto it."""
+    seats, floor, floor_cards = known
+    indices, mask, held, twice = seats[seat]
+    at = indices.index(card)
+    mask ^= 1 << card
+    bit = 1 << VALUES[card]
+    if not twice & bit:
+        held &= ~bit
+    elif (mask & _VALUE_CARDS[VALUES[card]]).bit_count() < 2:
+        twice &= ~bit
+    seats = list(seats)
+    seats[seat] = (indices[:at] + indices[at + 1:], mask, held, twice)
+    if thrown:
+        at = bisect(floor_cards, card)
+        return seats, floor | 1 << card, floor_cards[:at] + (card,) + floor_cards[at:]
+    if taken:
+        return seats, floor & ~taken, tuple([i for i in floor_cards if not taken >> i & 1])
+    return seats, floor, floor_cards
 
 
 class _Turn:
@@ -942,33 +937,34 @@ class _Turn:
     of one kind are kept sorted by ``(head, tail)``, which is the order of their tokens for any
     one card, so the canonical order needs no token written.
 
-    Everything here is a snapshot (a :class:`_Known`, masks, a copy of the houses), never the
-    match's own lists, so a clone may share its original's turn until either moves.
+    Everything here is a snapshot (a :data:`Known`, masks, the houses, which the match replaces
+    instead of changing), never the match's own lists, so a clone may share its original's
+    turn until either moves.
     """
 
     __slots__ = (
-        "options", "seat", "keepers", "side", "known", "hand", "twice", "floor", "houses", "unkept",
-        "unkept_if_spent", "target_values", "capture_values", "build_values", "cement_values",
+        "options", "seat", "keepers", "side", "known", "seats", "floor", "floor_cards", "hand", "twice", "houses",
+        "unkept", "unkept_if_spent", "target_values", "capture_values", "build_values", "cement_values",
         "break_values", "live", "listed", "tokens", "_groups", "_by_value", "_cementing",
     )
 
     def __init__(self, options: SeepOptions, keepers: tuple[tuple[int, ...], ...], side: tuple[int, ...],
-                 known: _Known, houses: dict[int, House], seat: int):
+                 known: Known, houses: dict[int, House], seat: int):
         self.options = options
         self.seat = seat
         self.keepers = keepers
         self.side = side
         self.known = known
-        self.hand, _, held, self.twice = known.seats[seat]
+        self.seats, self.floor, self.floor_cards = known
+        self.hand, _, held, self.twice = self.seats[seat]
         """The seat's cards (indices, canonical order), and the values it holds two cards of
         or more, as bits: it may build a value with one card of it alone (keeping another),
         and still keep a house of it after spending one."""
-        self.floor = known.floor
         self.houses = houses
         self.unkept = self.unkept_if_spent = 0
         if houses and options.last_key_capture_only:
             self._duties()
-        self._bits_by_kind(*floor_sums(known.floor_cards), held & ~1)  # bit 0 only marks the hand read
+        self._bits_by_kind(*floor_sums(self.floor_cards), held & ~1)  # bit 0 only marks the hand read
         self.listed: list[Move] | None = None
         self.tokens: tuple[str, ...] | None = None
         self._groups: Sequence[Sequence[int]] | None = None
@@ -1015,7 +1011,7 @@ class _Turn:
         card first needs them."""
         found = self._groups
         if found is None:
-            found = self._groups = floor_groups(self.known.floor_cards)
+            found = self._groups = floor_groups(self.floor_cards)
         return found
 
     # -- whole lists --------------------------------------------------------------------------
@@ -1215,7 +1211,7 @@ class _Turn:
         breaker must hold a card of the new value."""
         options = self.options
         seat = self.seat
-        held = self.known.seats[seat][2]
+        held = self.seats[seat][2]
         unkept = self.unkept | self.unkept_if_spent & 1 << v
         found: list[Effect] = []
         for old, house in self.houses.items():
@@ -1290,7 +1286,7 @@ class _Turn:
         ``target`` (then the seat keeps only with a second one)."""
         bit = 1 << target
         seat = self.seat
-        seats = self.known.seats
+        seats = self.seats
         kept = kept_if_spent = True
         if self.options.retention_scope == "player":
             # each owner keeps alone: the seat spending its last card of the value is the one
