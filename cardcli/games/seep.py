@@ -48,10 +48,10 @@ from .card_bits import cards as mask_cards
 from .notation import checked, misordered, spent_card
 from .seep_floor import (
     EMPTY_PACKINGS,
+    GROUP_TEXTS,
     VALUES,
     floor_groups,
     floor_sums,
-    group_text,
     mask_packings,
     pack_groups,
     value,
@@ -65,6 +65,7 @@ VERBS = ("take", "build", "cement", "break", "throw")
 VERB_RANK = {verb: rank for rank, verb in enumerate(VERBS)}
 OPENING_KINDS = ("build_bid_value", "capture_with_bid_card", "throw_bid_card")
 SWEEP_DEFAULTS = (50, 25, 0)
+SCORINGS = ("standard100", "thirty", "casual_ten_two")
 """``sweep``, ``sweep_first`` and ``sweep_last`` as the seed scores them (S18)."""
 
 
@@ -119,7 +120,7 @@ class SeepOptions:
     scoring: str = opt.option(
         "standard100",
         "card points: 100 a deal; the 30-point version; or 10♦ = 2 with 4 for most cards (S29, S31)",
-        choices=("standard100", "thirty", "casual_ten_two"),
+        choices=SCORINGS,
     )
     majority_basis: str = opt.option(
         "spades", "30-point majority bonus for most spades (7+) or most cards (27+) (S29)", choices=("spades", "cards")
@@ -716,14 +717,8 @@ class SeepMatch(MatchBase):
 
     def _card_points(self) -> list[int]:
         scoring = self.options.scoring
-        points = []
-        for pile in self.piles:
-            if scoring == "thirty":
-                p = sum(_THIRTY.get(c.text, 1 if c.rank == 14 else 0) for c in pile)
-            else:
-                ten = 6 if scoring == "standard100" else 2
-                p = sum(value(c) if c.suit == "S" else (1 if c.rank == 14 else (ten if c.text == "TD" else 0)) for c in pile)
-            points.append(p)
+        worth = _CARD_POINTS[scoring].__getitem__
+        points = [sum(map(worth, pile)) for pile in self.piles]
         if scoring in ("thirty", "casual_ten_two"):
             basis = self.options.majority_basis if scoring == "thirty" else "cards"
             counts = [sum(1 for c in pile if c.suit == "S") if basis == "spades" else len(pile) for pile in self.piles]
@@ -833,6 +828,26 @@ _TEXT = attrgetter("text")
 
 _THIRTY = {"TD": 12, "9S": 9, "2S": 1}
 """30-point card values beside the aces (1 each; the ace of spades counts once, as an ace)."""
+
+
+def _card_worth(card: Card, scoring: str) -> int:
+    """What a captured card scores under ``scoring`` (S29, S31): with ``standard100`` every
+    spade its capture value, the other aces 1 and the 10 of diamonds 6 (2 with
+    ``casual_ten_two``); with ``thirty``, :data:`_THIRTY` and the aces."""
+    if scoring == "thirty":
+        return _THIRTY.get(card.text, 1 if card.rank == 14 else 0)
+    if card.suit == "S":
+        return value(card)
+    if card.rank == 14:
+        return 1
+    return (6 if scoring == "standard100" else 2) if card.text == "TD" else 0
+
+
+_CARD_POINTS = {
+    scoring: {card: _card_worth(card, scoring) for card in french_52()}
+    for scoring in SCORINGS
+}
+"""Each card's points under each scoring, as a deal's piles are counted."""
 
 
 # -- the move generator ---------------------------------------------------------------------------
@@ -1008,7 +1023,8 @@ class _Turn:
 
     def groups(self) -> Sequence[Sequence[int]]:
         """The floor's groups of each value (:func:`seep_floor.floor_groups`), found when a
-        card first needs them."""
+        card first needs them (the finders called most read ``_groups`` first, to spare the
+        call)."""
         found = self._groups
         if found is None:
             found = self._groups = floor_groups(self.floor_cards)
@@ -1022,7 +1038,14 @@ class _Turn:
         hand = self.hand
         live = self.live
         by_value = self._by_value
-        barred = self._barred_throws()
+        # the values whose cards may not be thrown, each judged on its own (_may_throw); all
+        # of them (-1) when the seat may throw nothing
+        if self.unkept or self._owner_keeps_cards():
+            barred = -1
+        else:
+            barred = self.unkept_if_spent
+            if self.options.throw_rule != "no_other_action":
+                barred |= self.capture_values
         takes: list[Move] = []
         builds: list[Move] = []
         cements: list[Move] = []
@@ -1068,16 +1091,6 @@ class _Turn:
             return self.listed[self.tokens.index(token)]
         except ValueError:
             return None
-
-    def _barred_throws(self) -> int:
-        """The values (as bits) whose cards may not be thrown, each judged on its own
-        (:meth:`_may_throw`); all of them (-1) when the seat may throw nothing."""
-        if self.unkept or self._owner_keeps_cards():
-            return -1
-        barred = self.unkept_if_spent
-        if self.options.throw_rule != "no_other_action":
-            barred |= self.capture_values
-        return barred
 
     def card_moves(self, card: int) -> list[Move]:
         """The legal moves that spend ``card``, as far as the card alone tells: the captures,
@@ -1141,7 +1154,7 @@ class _Turn:
             unkept = self.unkept | self.unkept_if_spent & 1 << v
             if unkept & ~(1 << v if house else 0):
                 return _NONE
-        return _take_effects(self.groups()[v], v, house, self.options.capture_must_be_maximal)
+        return _take_effects((self._groups or self.groups())[v], v, house, self.options.capture_must_be_maximal)
 
     def _builds(self, v: int) -> Sequence[Effect]:
         """Builds with a card of value ``v`` (:func:`_build_effects`) of the values the seat
@@ -1155,7 +1168,7 @@ class _Turn:
             targets &= ~(1 << v)
         if not targets:
             return _NONE
-        return _build_effects(self.floor, self.groups(), v, targets, self.options.cementing)
+        return _build_effects(self.floor, self._groups or self.groups(), v, targets, self.options.cementing)
 
     def _cements(self, v: int) -> Sequence[Effect]:
         """Cements: one combination of a house's value (the card alone, or with loose cards)
@@ -1181,7 +1194,7 @@ class _Turn:
                 continue
             head = _CEMENT_HEADS[target]
             for combo in combos:
-                tail = "+" + group_text(combo) if combo else ""
+                tail = "+" + GROUP_TEXTS[combo] if combo else ""
                 found.append(("cement", combo, _ONLY[target], target, True, owners, head, tail))
         if len(found) > 1:
             found.sort(key=HEAD_AND_TAIL)
@@ -1317,7 +1330,7 @@ def _take_effects(groups: Sequence[int], v: int, house: bool, maximal: bool) -> 
     if not groups:
         return _TAKE_HOUSE[v]
     if len(groups) == 1 and not house and maximal:
-        return (("take", groups[0], (), 0, False, None, "take:", ":" + group_text(groups[0])),)
+        return (("take", groups[0], (), 0, False, None, "take:", ":" + GROUP_TEXTS[groups[0]]),)
     packed = pack_groups(groups, maximal)  # every group of the floor is there to take
     found: list[Effect]
     if not house:
@@ -1345,11 +1358,11 @@ def _build_effects(floor: int, sums: Sequence[Sequence[int]], v: int, targets: i
         if not cementing or not groups:
             for first in firsts:
                 if first:
-                    found.append(("build", first, (), target, target == v, None, head, "+" + group_text(first)))
+                    found.append(("build", first, (), target, target == v, None, head, "+" + GROUP_TEXTS[first]))
             continue
         seen: set[int] = set()
         for first in firsts:
-            start = "+" + group_text(first) if first else ""
+            start = "+" + GROUP_TEXTS[first] if first else ""
             for taken, text in mask_packings(floor & ~first, target, True, groups):
                 used = first | taken
                 if not used or used in seen:

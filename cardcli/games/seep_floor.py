@@ -136,7 +136,7 @@ Bucket = list[int] | tuple[()]
 """One value's groups as a walk collects them: the shared empty tuple until the first."""
 
 GROUP_TEXTS_LIMIT = 1 << 14
-"""Texts of groups :func:`group_text` keeps before it starts afresh (a few MiB at most): the
+"""Texts of groups :data:`GROUP_TEXTS` keeps before it starts afresh (a few MiB at most): the
 one memo left, as the same groups are written again and again, and memory must not grow
 without bound in a long search."""
 
@@ -169,7 +169,6 @@ def floor_groups(cards: Sequence[int]) -> Sequence[Sequence[int]]:
     return found
 
 
-_GROUP_TEXTS: dict[int, str] = {}
 _REVERSED_7 = tuple(sum(1 << 6 - k for k in range(7) if bits >> k & 1) for bits in range(128))
 """Seven bits in reverse order, for the mirrored values of :func:`floor_sums`."""
 
@@ -249,14 +248,21 @@ def _extend_sums(items: list[tuple[int, int]], start: int, total: int, chosen: i
         _extend_sums(items, k + 1, reached, group, found)
 
 
-def group_text(group: int) -> str:
-    """A group's cards joined by ``+`` in canonical order: ``2C+3D+6H``."""
-    found = _GROUP_TEXTS.get(group)
-    if found is None:
-        if len(_GROUP_TEXTS) >= GROUP_TEXTS_LIMIT:
-            _GROUP_TEXTS.clear()
-        found = _GROUP_TEXTS[group] = "+".join(texts(group))
-    return found
+class _GroupTexts(dict[int, str]):
+    """Each group's cards joined by ``+`` in canonical order (``2C+3D+6H``), by its mask:
+    written on the first look-up (``__missing__``), so a text known already costs a
+    dictionary look-up and no call, and forgotten all at once past
+    :data:`GROUP_TEXTS_LIMIT`."""
+
+    def __missing__(self, group: int) -> str:
+        if len(self) >= GROUP_TEXTS_LIMIT:
+            self.clear()
+        text = self[group] = "+".join(texts(group))
+        return text
+
+
+GROUP_TEXTS = _GroupTexts()
+"""The texts of groups, ``GROUP_TEXTS[mask]``: the one memo of Seep's move generator."""
 
 
 def mask_packings(rest: int, target: int, maximal: bool, groups: Sequence[int]) -> tuple[MaskPacking, ...]:
@@ -275,11 +281,11 @@ def pack_groups(groups: Sequence[int], maximal: bool) -> tuple[MaskPacking, ...]
     if not groups:
         return EMPTY_PACKINGS
     if len(groups) == 1:
-        only = (groups[0], group_text(groups[0]))
+        only = (groups[0], GROUP_TEXTS[groups[0]])
         return (only,) if maximal else (EMPTY_PACKINGS[0], only)
     result: dict[int, tuple[int, ...]] = {}
     _extend_packings(groups, maximal, 0, 0, (), result)
-    return tuple((used, ",".join(map(group_text, chosen))) for used, chosen in result.items())
+    return tuple((used, ",".join(map(GROUP_TEXTS.__getitem__, chosen))) for used, chosen in result.items())
 
 
 def _extend_packings(groups: Sequence[int], maximal: bool, start: int, used: int, chosen: tuple[int, ...],
