@@ -992,13 +992,15 @@ class _Turn:
         never looked at. A card completes a group to ``t`` when the floor holds a group worth
         ``t`` minus its value (``mirrored``, :func:`seep_floor.floor_sums`); the seat builds a
         value it holds (``held_values``) where no house stands."""
+        options = self.options
+        cementing = options.cementing
         houses = cement = raise_ = 0
         for value_, house in self.houses.items():
             houses |= 1 << value_
-            cement |= 1 << value_ | mirrored >> 13 - value_ & (1 << value_) - 2
+            if cementing:
+                cement |= 1 << value_ | mirrored >> 13 - value_ & (1 << value_) - 2
             if not house.cemented:
                 raise_ |= held_values >> value_ & ~1
-        options = self.options
         targets = held_values & ~houses & _HOUSE_BITS
         if options.max_houses and len(self.houses) >= options.max_houses:
             targets = 0
@@ -1010,8 +1012,6 @@ class _Turn:
             for target in _HOUSE_VALUES_OF[targets >> 9]:
                 build |= mirrored >> 13 - target & (1 << target) - 2
             build |= targets & values & self.twice
-        if not options.cementing:
-            cement = 0
         self.capture_values = values | houses
         """The values that would capture something: a loose group or a house of the value."""
         self.build_values = build
@@ -1370,7 +1370,8 @@ def _build_effects(floor: int, sums: Sequence[Sequence[int]], v: int, targets: i
                 seen.add(used)
                 found.append(("build", used, (), target, target == v or bool(taken), None, head,
                               start + "," + text if text else start))
-    found.sort(key=HEAD_AND_TAIL)
+    if len(found) > 1:
+        found.sort(key=HEAD_AND_TAIL)
     return found
 
 
