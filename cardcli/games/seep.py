@@ -363,11 +363,14 @@ class SeepMatch(MatchBase):
     def apply(self, seat: int, move: str) -> list[Event]:
         if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
             turn = self._moves_cache
-            if seat == self.turn and isinstance(turn, _Turn) and turn.tokens is not None:
+            if seat == self.turn and isinstance(turn, _Turn) and turn.tokens is not None and turn.listed:
                 # one of the moves decisions() offered, as a referee plays them
-                offered = turn.offered(move)
-                if offered is not None:
-                    return self._play(seat, offered, move)
+                try:
+                    offered = turn.tokens.index(move)
+                except ValueError:
+                    pass
+                else:
+                    return self._play(seat, turn.listed[offered], move)
             return self._play(seat, self._checked(seat, move), move)
         if self.phase == Phase.BID:
             return self._apply_bid(seat, move)
@@ -1083,14 +1086,6 @@ class _Turn:
             return [_THROWS[card] for card in hand]
         moves += throws
         return moves
-
-    def offered(self, token: str) -> Move | None:
-        """The listed move whose token (written already) is ``token``, or None."""
-        assert self.listed is not None and self.tokens is not None
-        try:
-            return self.listed[self.tokens.index(token)]
-        except ValueError:
-            return None
 
     def card_moves(self, card: int) -> list[Move]:
         """The legal moves that spend ``card``, as far as the card alone tells: the captures,
