@@ -40,9 +40,9 @@ ratio."""
 
 SEED_SPACING = 1_000_000
 """Where each way of playing starts its seeds: the text moves from 0, the integer actions from
-here (an environment, in ``envs.py``, from twice this). Seep's engine remembers the floors it
-has met, so a way that replayed the matches another way had just played in the same process
-would find its memos filled and measure faster than it is."""
+here (an environment, in ``envs.py``, from twice this). Seep's engine remembers the texts of
+the groups of cards it has met, so a way that replayed the matches another way had just played
+in the same process would find that memo filled and measure faster than it is."""
 
 MAX_DEALS = 500
 """The referee's default deal limit: random Pepper bidders would otherwise play for ever."""
