@@ -79,8 +79,8 @@ def test_an_answer_just_inside_the_limit_is_not_a_fault(record_path: Path) -> No
     assert summary["faults"] == []
     record = read_records(record_path)[0]
     moves = [m for deal in record["deals"] for m in deal["moves"] if m["seat"] == 0]
-    # The bot sleeps 400 ms from reading the request; the referee's clock starts once its write
-    # has returned, which on a loaded machine can be a little after the bot began to sleep.
+    # the bot sleeps 400 ms from reading the request; the referee's clock starts once its write
+    # has returned, which on a loaded machine can be a little after the bot began to sleep
     assert record["seats"][0]["bot"]["name"] == "faulty" and moves[1]["ms"] >= 300, "the answer was really slow"
 
 
