@@ -65,8 +65,9 @@ VERBS = ("take", "build", "cement", "break", "throw")
 VERB_RANK = {verb: rank for rank, verb in enumerate(VERBS)}
 OPENING_KINDS = ("build_bid_value", "capture_with_bid_card", "throw_bid_card")
 SWEEP_DEFAULTS = (50, 25, 0)
-SCORINGS = ("standard100", "thirty", "casual_ten_two")
 """``sweep``, ``sweep_first`` and ``sweep_last`` as the seed scores them (S18)."""
+SCORINGS = ("standard100", "thirty", "casual_ten_two")
+"""The ways of counting a deal's card points (S29, S31)."""
 
 
 @attrs.frozen
