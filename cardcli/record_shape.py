@@ -341,9 +341,11 @@ _LIMITS = {"memory_mb", "cpu_seconds", "open_files", "processes"}
 
 
 def _sandbox_ok(sandbox: Any) -> bool:
-    return (type(sandbox) is dict and set(sandbox) <= {"mode", "network", "binds"}
+    disk = sandbox.get("disk_mib", 1) if type(sandbox) is dict else None
+    return (type(sandbox) is dict and set(sandbox) <= {"mode", "network", "binds", "disk_mib"}
             and sandbox.get("mode", "off") in ("auto", "on", "off")
             and type(sandbox.get("network", False)) is bool
+            and type(disk) is int and 1 <= disk <= 1 << 20
             and type(sandbox.get("binds", [])) is list and _texts(sandbox.get("binds", []), MAX_COMMAND_TEXT))
 
 
@@ -358,9 +360,15 @@ def _entrant_settings_ok(settings: Any, entrants: Any) -> bool:
         return False
     names = {e[0] for e in entrants if type(e) is list and e} if type(entrants) is list else set()
     for name, entry in settings.items():
-        if name not in names or type(entry) is not dict or not set(entry) <= {"dir", "env", "options"}:
+        if name not in names or type(entry) is not dict \
+                or not set(entry) <= {"dir", "dir_shown", "sandbox_bind", "env", "options"}:
             return False
         if "dir" in entry and not _is_text(entry["dir"], MAX_COMMAND_TEXT):
+            return False
+        if type(entry.get("dir_shown", False)) is not bool:
+            return False
+        binds = entry.get("sandbox_bind", [])
+        if type(binds) is not list or not _texts(binds, MAX_COMMAND_TEXT):
             return False
         if not all(_text_map(entry[key]) for key in ("env", "options") if key in entry):
             return False
@@ -390,7 +398,7 @@ def config_problem(config: Any) -> str | None:
         ("limits", type(config.get("limits", {})) is dict and set(config.get("limits", {})) <= _LIMITS
          and all(v is None or _is_int(v, 1) for v in config.get("limits", {}).values()),
          "an object of the bot limits, positive integers or nulls"),
-        ("sandbox", _sandbox_ok(config.get("sandbox", {})), "an object of mode (auto, on or off), network and binds"),
+        ("sandbox", _sandbox_ok(config.get("sandbox", {})), "an object of mode (auto, on or off), network, binds and disk_mib"),
         ("sign_key", config.get("sign_key") is None or _is_text(config.get("sign_key"), MAX_COMMAND_TEXT),
          "null or the path of a private key"),
         ("gauntlet", config.get("gauntlet") is None

@@ -19,6 +19,12 @@ ROOT = Path(__file__).resolve().parent.parent
 PYTHON_BOT = f"{sys.executable} {ROOT / 'bots/python/random_bot.py'}"
 BASH_BOT = f"bash {ROOT / 'bots/bash/random_bot.sh'}"
 FAULTY_BOT = f"{sys.executable} {ROOT / 'tests/bots/faulty_bot.py'}"
+INTERPRETER = os.pathsep.join(dict.fromkeys(os.path.realpath(p) for p in (sys.prefix, sys.base_prefix)))
+"""The installation of the Python that runs the suite and its bots. A sandboxed bot sees only
+what its command names and what the organiser binds: a Python outside the system's
+directories (pyenv, a virtual environment) must be bound to find its libraries, as an
+organiser would bind it, so every command the suite runs gets it through the environment."""
+os.environ.setdefault("CARDCLI_SANDBOX_BIND", INTERPRETER)
 
 
 def faulty(*flags: str) -> str:

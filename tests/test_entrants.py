@@ -57,9 +57,9 @@ command = "heuristic"
     assert "setoption fast true" in (home / "spec.log").read_text().splitlines()
     config = json.loads((tmp_path / "t" / "config.json").read_text())
     assert [name for name, _ in config["entrants"]] == ["clock", "spec", "heur", "r"]
-    assert config["entrant_settings"]["clock"] == {"dir": str(home / "clock"), "env": {"LEAGUE": "spring 2027"},
-                                                   "options": {"level": "4"}}
-    assert config["entrant_settings"]["spec"]["dir"] == str(home)
+    assert config["entrant_settings"]["clock"] == {"dir": str(home / "clock"), "dir_shown": True,
+                                                   "env": {"LEAGUE": "spring 2027"}, "options": {"level": "4"}}
+    assert config["entrant_settings"]["spec"]["dir"] == str(home) and "dir_shown" not in config["entrant_settings"]["spec"]
     assert "heur" not in config["entrant_settings"]
 
 

@@ -352,12 +352,13 @@ def test_an_unprivileged_referee_sandboxes_in_a_user_namespace() -> None:
 def run_unprivileged(python: str, tmp_path: Path) -> None:
     tree = tmp_path / "tree"
     tree.mkdir()
-    import attr, attrs, click, openskill, cardcli
+    import attr, attrs, click, openskill, cardcli, pyseccomp
 
     site = Path(click.__file__).parent.parent
     for package in (click, attrs, attr, openskill, cardcli):
         folder = Path(package.__file__).parent
         shutil.copytree(folder, tree / folder.name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(pyseccomp.__file__, tree)
     for compiled in site.glob("*__mypyc*.so"):
         shutil.copy(compiled, tree)
     shutil.copy(ROOT / "tests/bots/intruder_bot.py", tree)
@@ -380,3 +381,171 @@ def run_unprivileged(python: str, tmp_path: Path) -> None:
     assert seen["env"] == ["HOME", "LANG", "PATH", "PWD", "TMPDIR"]
     assert all(result.startswith("refused") for result in seen["probes"].values()), seen["probes"]
     assert read_records(secret)[0]["seats"][0]["sandbox"].startswith("bubblewrap")
+
+
+# -- the gaps a hostile entrant found: each attack real, each refused ---------------------------
+
+
+def own_dir(tmp_path: Path, name: str = "bot") -> Path:
+    """A directory of the bot's own holding the intruder, readable by other users."""
+    folder = tmp_path / name
+    folder.mkdir(mode=0o755, parents=True)
+    tmp_path.chmod(0o755)
+    shutil.copy(ROOT / "tests/bots/intruder_bot.py", folder / "bot.py")
+    return folder
+
+
+def test_a_tokens_file_beside_the_bot_is_masked(tmp_path: Path) -> None:
+    """The referee's tokens, key and certificate kept in the bot's own directory are not there
+    for the bot, whether or not it names them."""
+    home = own_dir(tmp_path)
+    tokens, key = home / "tokens.txt", home / "server.key"
+    tokens.write_text("rival 0123456789abcdef0123456789abcdef\n")
+    key.write_text("-----BEGIN PRIVATE KEY-----\n")
+    spy = f"{sys.executable} {home / 'bot.py'} --probe={tokens} --probe={key} --probe={home}"
+    summary, logs = play("peppa", [spy, "random", "random", "random"], tmp_path, "--sandbox", "on",
+                         "--tokens", str(tokens), "--key", str(key), "--cert", str(key))
+    assert summary["faults"] == []
+    seen = reports(logs / "seat0.stderr")[0]["probes"]
+    assert "0123456789abcdef" not in seen[str(tokens)] and "PRIVATE" not in seen[str(key)], seen
+    assert "bot.py" in seen[str(home)]
+
+
+def test_a_bot_installed_in_a_bin_directory_sees_only_that_directory(tmp_path: Path) -> None:
+    """A program at DIR/bin/BOT sees DIR/bin, never DIR: a bot at ~/bin/mybot once saw the
+    whole home."""
+    home = tmp_path / "home"
+    program = own_dir(home, "bin") / "bot.py"
+    program.write_text("#!/usr/bin/python3\n" + program.read_text())
+    program.chmod(0o755)
+    secret = home / "secret"
+    secret.write_text("the master seed")
+    secret.chmod(0o644)
+    home.chmod(0o755)
+    summary, logs = play("peppa", [f"{program} --probe={secret} --probe={home}", "random", "random", "random"],
+                         tmp_path, "--sandbox", "on")
+    assert summary["faults"] == []
+    seen = reports(logs / "seat0.stderr")[0]["probes"]
+    assert seen[str(secret)].startswith("refused") and seen[str(home)] == "listed: bin", seen
+    proc = run_cli("check-bot", "peppa", "--players", "4", "--sandbox", "on", "--", str(program))
+    sees, _, note = next(line for line in proc.stdout.splitlines() if line.startswith("[sees] ")).partition("; note: ")
+    assert f"{home / 'bin'} (its program)" in sees and f"{home} (" not in sees, proc.stdout
+    assert note.endswith(f"add --sandbox-bind {home}"), "the organiser is told what would show the rest"
+
+
+def test_an_entrants_dir_that_climbs_to_the_root_is_refused(tmp_path: Path) -> None:
+    home = own_dir(tmp_path)
+    entrants = home / "entrants.toml"
+    entrants.write_text(f'[[entrant]]\nname = "climber"\ncommand = "{sys.executable} bot.py"\n'
+                        f'dir = "{"../" * (len(home.parts) + 2)}"\n'
+                        '[[entrant]]\nname = "r"\ncommand = "random"\n')
+    proc = run_cli("tournament", "peppa", "--entrants", str(entrants), "--bot", "s=random", "--bot", "t=random",
+                   "--dir", str(tmp_path / "t"), "--deal-sets", "1", "--sandbox", "on")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "/ (its working directory)" in proc.stderr
+    assert "the whole file system" in proc.stderr and not (tmp_path / "t").exists()
+
+
+def test_an_entrant_that_would_see_another_entrant_s_directory_is_refused(tmp_path: Path) -> None:
+    """An entrant started in the directory that holds another's (``dir = "."``) would read its
+    code and its files."""
+    league = tmp_path / "league"
+    own_dir(league, "a")
+    own_dir(league, "b")
+    entrants = league / "entrants.toml"
+    entrants.write_text(f'[[entrant]]\nname = "a"\ncommand = "{sys.executable} a/bot.py"\ndir = "."\n'
+                        f'[[entrant]]\nname = "b"\ncommand = "{sys.executable} bot.py"\ndir = "b"\n')
+    proc = run_cli("tournament", "peppa", "--entrants", str(entrants), "--bot", "r=random", "--bot", "s=random",
+                   "--dir", str(tmp_path / "t"), "--deal-sets", "1", "--sandbox", "on")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"holds entrant b's {league / 'b'}" in proc.stderr
+    entrants.write_text(entrants.read_text().replace('dir = "."', 'dir = "a"').replace("a/bot.py", "bot.py"))
+    table = run_json("tournament", "peppa", "--entrants", str(entrants), "--bot", "r=random", "--bot", "s=random",
+                     "--dir", str(tmp_path / "t2"), "--deal-sets", "1", "--max-deals", "1", "--sandbox", "on",
+                     *FAST, "--json")
+    assert str(league / "a") in [shown["path"] for shown in table["sees"]["a"]["shown"]]
+    assert str(league / "b") not in [shown["path"] for shown in table["sees"]["a"]["shown"]]
+
+
+@pytest.mark.parametrize("sandbox", ["on", "off"])
+def test_two_seats_cannot_signal_through_file_locks(sandbox: str, tmp_path: Path) -> None:
+    """Partners who see the same read-only file (the program both run) could pass one bit per
+    file and poll through a lock on it. Outside the sandbox the channel is real."""
+    home = own_dir(tmp_path)
+    shared = str(home / "bot.py")
+    talker = f"{sys.executable} {shared} --lock {shared}"
+    listener = f"{sys.executable} {shared} --watch-lock {shared}"
+    summary, logs = play("peppa", [talker, "random", listener, "random"], tmp_path, "--sandbox", sandbox)
+    assert summary["faults"] == []
+    held = reports(logs / "seat0.stderr")[0]["lock"]
+    seen = reports(logs / "seat2.stderr")[0]["watch_lock"]
+    if sandbox == "off":
+        assert held == {"flock": "ok", "fcntl": "ok"} and seen["flock"] and seen["fcntl"], (held, seen)
+    else:
+        assert held == {"flock": "refused: No locks available", "fcntl": "refused: No locks available"}, held
+        assert not seen["flock"] and not seen["fcntl"], seen
+
+
+KEYRING_REFEREE = """
+import ctypes, os, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.syscall(250, 1, b"cardcli-test") >= 0, "cannot join a new session keyring"  # KEYCTL_JOIN_SESSION_KEYRING
+key = libc.syscall(248, b"user", b"referee-secret", b"the master seed", 15, -3)  # add_key to the session keyring
+assert key >= 0, os.strerror(ctypes.get_errno())
+done = subprocess.run(sys.argv[1:])
+buffer = ctypes.create_string_buffer(64)
+size = libc.syscall(250, 11, key, buffer, 64)  # KEYCTL_READ
+print("REFEREE-KEY", buffer.raw[:size].decode() if size >= 0 else os.strerror(ctypes.get_errno()), file=sys.stderr)
+sys.exit(done.returncode)
+"""
+
+
+def test_the_referee_s_session_keyring_is_out_of_a_bot_s_reach(tmp_path: Path) -> None:
+    """A referee started in a session keyring that holds a key: the bot can neither read it nor
+    clear it (the filter refuses every keyring call)."""
+    home = own_dir(tmp_path)
+    launcher = tmp_path / "keyring_referee.py"
+    launcher.write_text(KEYRING_REFEREE)
+    logs, record = tmp_path / "logs", tmp_path / "games.jsonl"
+    proc = subprocess.run(
+        [sys.executable, str(launcher), sys.executable, "-m", "cardcli", "play", "peppa", "--seed", "3", *FAST,
+         "--sandbox", "on", "--seat", f"{sys.executable} {home / 'bot.py'} --keyring referee-secret",
+         "--seat", "random", "--seat", "random", "--seat", "random", "--bot-stderr", str(logs),
+         "--record", str(record), "--json"],
+        capture_output=True, text=True, timeout=120, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stderr
+    seen = reports(logs / "seat0.stderr")[0]["keyring"]
+    assert seen == {"found": "refused: Operation not permitted"}, seen
+    assert "REFEREE-KEY the master seed" in proc.stderr
+
+
+def test_the_kernel_s_open_surface_is_closed_to_a_sandboxed_bot(tmp_path: Path) -> None:
+    """New user namespaces (and mounts in them), keys, io_uring: refused by the filter."""
+    home = own_dir(tmp_path)
+    summary, logs = play("peppa", [f"{sys.executable} {home / 'bot.py'} --kernel", "random", "random", "random"],
+                         tmp_path, "--sandbox", "on")
+    assert summary["faults"] == []
+    seen = reports(logs / "seat0.stderr")[0]["kernel"]
+    assert all(result == "refused: Operation not permitted" for result in seen.values()), seen
+
+
+def test_a_bot_that_fills_its_scratch_is_a_limit_fault_and_the_host_keeps_its_space(tmp_path: Path) -> None:
+    """A bot writing 1 GiB into its scratch stops at --bot-disk (256 MiB by default), sees that
+    size and not the host's free space, and is a 'limit' fault with what it wrote."""
+    home = own_dir(tmp_path)
+    free_before = shutil.disk_usage(tempfile.gettempdir()).free
+    summary, logs = play("peppa", [f"{sys.executable} {home / 'bot.py'} --fill 1024", "random", "random", "random"],
+                         tmp_path, "--sandbox", "on", "--on-fault", "replace")
+    faults = summary["faults"]
+    assert [(f["seat"], f["kind"]) for f in faults] == [(0, "limit")], faults
+    assert "scratch disk limit of 256 MiB" in faults[0]["detail"] and "MiB)" in faults[0]["detail"], faults
+    assert shutil.disk_usage(tempfile.gettempdir()).free > free_before - (128 << 20)
+
+
+def test_a_smaller_scratch_is_what_the_bot_sees(tmp_path: Path) -> None:
+    home = own_dir(tmp_path)
+    summary, logs = play("peppa", [f"{sys.executable} {home / 'bot.py'} --fill 4", "random", "random", "random"],
+                         tmp_path, "--sandbox", "on", "--bot-disk", "16")
+    assert summary["faults"] == []
+    seen = reports(logs / "seat0.stderr")[0]["fill"]
+    assert seen == {"written_mib": 4, "error": None, "size_mib": 16}, seen

@@ -12,9 +12,10 @@ from ..errors import UsageError
 from ..games import registry
 from ..seats.spec import make_seat
 from ..seats.limits import Limits
-from ..seats.sandbox import resolve
+from ..seats.process import Launch
+from ..seats.sandbox import DEFAULT_DISK_MIB, resolve
 from .common import (announce_sandbox, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy,
-                     warn_options)
+                     sandbox_views, warn_options)
 
 
 @click.command("check-bot")
@@ -36,7 +37,7 @@ from .common import (announce_sandbox, json_option, parse_assignments, print_jso
 def check_bot(game: str, command: tuple[str, ...], variant: str | None, options: tuple[str, ...],
               counts: tuple[int, ...], move_time: float, startup_time: float, quit_grace: float, seed: int,
               bot_stderr: str | None, sandbox_mode: str, bot_network: bool, sandbox_binds: tuple[str, ...],
-              bot_procs: int | None, as_json: bool) -> int:
+              bot_disk: int, bot_procs: int | None, as_json: bool) -> int:
     """Check that the bot COMMAND speaks the protocol for GAME: handshake, every kind of
     request, two or more whole matches on one process for every player count, and quit.
     Prints a checklist and warnings; on a failure, the request, the bot's answer and a
@@ -50,19 +51,22 @@ def check_bot(game: str, command: tuple[str, ...], variant: str | None, options:
         argv = shlex.split(argv[0])
     if make_seat(shlex.join(argv), 0, seed).kind != "process":  # refuses a missing program too
         raise UsageError("check-bot checks a bot program, not a built-in player")
-    asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds, (bot_stderr,))
+    asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds, (bot_stderr,), bot_disk)
     sandbox = resolve(asked)
+    views = sandbox_views(sandbox, [("the bot", shlex.join(argv), Launch())])
     plan = Check(game, tuple(argv), variant, parse_assignments(options), tuple(dict.fromkeys(counts)), move_time,
                  startup_time, quit_grace, seed, sandbox, Limits(processes=bot_procs),
                  Path(bot_stderr) if bot_stderr else None,
-                 _play_flags(sandbox is not None, bot_network, sandbox_binds, bot_procs))
+                 _play_flags(sandbox is not None, bot_network, sandbox_binds, bot_disk, bot_procs))
     counts = plan.counts()  # a player count the game is not played by: exit 2 before any bot starts
     warn_options(registry.resolve(game, variant, plan.options, counts[0], seed))
     announce_sandbox(asked, sandbox)
     report = check(plan)
     if as_json:
-        print_json(report.to_json())
+        print_json({**report.to_json(), "sees": [view.to_json() for view in views.values()]})
     else:
+        for view in views.values():
+            click.echo(f"[sees] {view.describe()}")
         for step in report.steps:
             click.echo(step.line())
         for warning in report.warnings:
@@ -74,13 +78,16 @@ def check_bot(game: str, command: tuple[str, ...], variant: str | None, options:
     return 0 if report.ok else 1
 
 
-def _play_flags(sandboxed: bool, network: bool, binds: tuple[str, ...], procs: int | None) -> tuple[str, ...]:
+def _play_flags(sandboxed: bool, network: bool, binds: tuple[str, ...], disk: int,
+                procs: int | None) -> tuple[str, ...]:
     """The ``play`` flags that run the bot as the check ran it."""
     flags: list[str] = []
     if sandboxed:
         flags += ["--sandbox", "on"] + (["--bot-network"] if network else [])
         for bind in binds:
             flags += ["--sandbox-bind", str(Path(bind).resolve())]
+        if disk != DEFAULT_DISK_MIB:
+            flags += ["--bot-disk", str(disk)]
     if procs is not None:
         flags += ["--bot-procs", str(procs)]
     return tuple(flags)

@@ -16,10 +16,12 @@ from ..remote.seat import RemoteContext
 from ..protocol import option_problem
 from ..safe_text import display_name, json_text, printable
 from ..seats import cgroups
-from ..seats.sandbox import DEFAULT_PROCESSES, MODES, SandboxPolicy, describe, support
+from ..seats.sandbox import DEFAULT_DISK_MIB, DEFAULT_PROCESSES, MODES, SandboxPolicy, describe, support
+from ..seats.visibility import View
 
 if TYPE_CHECKING:
     from ..remote.hub import Listener
+    from ..seats.process import Launch
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -113,8 +115,14 @@ def sandbox_options(default: str) -> Callable[[F], F]:
                      help="Run each bot program in a sandbox (docs/security.md): auto where the machine can, "
                           "on or refuse to start, off."),
         click.option("--bot-network", is_flag=True, help="Let sandboxed bots reach the network."),
-        click.option("--sandbox-bind", "sandbox_binds", multiple=True, metavar="PATH",
-                     type=click.Path(exists=True), help="A further path every sandboxed bot may read; repeatable."),
+        click.option("--sandbox-bind", "sandbox_binds", multiple=True, metavar="PATH", envvar="CARDCLI_SANDBOX_BIND",
+                     type=click.Path(exists=True),
+                     help="A further path every sandboxed bot may read (an interpreter's installation, shared "
+                          "data); repeatable, or a ':'-separated list in CARDCLI_SANDBOX_BIND."),
+        click.option("--bot-disk", "bot_disk", type=click.IntRange(min=1, max=1 << 20), default=DEFAULT_DISK_MIB,
+                     show_default=True, metavar="MIB",
+                     help="The size of each sandboxed bot's scratch (/tmp, in memory); a bot that fills it is a "
+                          "'limit' fault."),
         click.option("--bot-procs", type=click.IntRange(min=1), default=None, metavar="N",
                      help=f"Limit the processes and threads of each bot's tree (in the sandbox: {DEFAULT_PROCESSES})."),
     ]
@@ -127,10 +135,43 @@ def sandbox_options(default: str) -> Callable[[F], F]:
     return decorate
 
 
-def sandbox_policy(mode: str, network: bool, binds: Iterable[str], hidden: Iterable[str | None] = ()) -> SandboxPolicy:
+def sandbox_policy(mode: str, network: bool, binds: Iterable[str], hidden: Iterable[str | None] = (),
+                   disk_mib: int = DEFAULT_DISK_MIB) -> SandboxPolicy:
     """The policy asked for on the command line; ``hidden`` are the referee's own paths."""
-    return SandboxPolicy(mode, network, tuple(str(Path(b).resolve()) for b in binds),
-                         tuple(str(Path(h).resolve()) for h in hidden if h is not None))
+    return SandboxPolicy(mode, network, tuple(str(Path(b).resolve()) for b in binds), referee_paths(hidden), disk_mib)
+
+
+def referee_paths(paths: Iterable[str | None]) -> tuple[str, ...]:
+    """The referee's own files, absolute, that no sandboxed bot may see."""
+    return tuple(str(Path(p).resolve()) for p in paths if p is not None)
+
+
+def sandbox_views(policy: SandboxPolicy | None, bots: Iterable[tuple[str, str, "Launch"]]) -> dict[str, View]:
+    """What each sandboxed bot program among ``bots`` (name, seat spec, launch) may see,
+    checked before any bot starts: a view the sandbox refuses is a one-line error naming the
+    bot, the path and why (exit 2)."""
+    from ..seats.process import ProcessSeat
+    from ..seats.spec import make_seat
+
+    views: dict[str, View] = {}
+    if policy is None:
+        return views
+    for name, spec, launch in bots:
+        if spec.startswith("remote:"):
+            continue
+        seat = make_seat(spec, 0, 0, launch=launch)
+        if isinstance(seat, ProcessSeat):
+            try:
+                views[name] = policy.view(seat.argv, launch.workdir, dict(launch.env), launch.binds,
+                                          launch.show_workdir)
+            except UsageError as err:
+                raise UsageError(f"{name}: {err}") from None
+    return views
+
+
+def describe_views(views: dict[str, View]) -> list[str]:
+    """What each bot may see, a line each, for the output."""
+    return [f"  {display_name(name)} sees: {view.describe()}" for name, view in views.items()]
 
 
 def announce_sandbox(policy: SandboxPolicy, resolved: SandboxPolicy | None) -> None:

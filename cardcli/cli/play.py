@@ -19,10 +19,12 @@ from ..records import append, check_appendable, undeclared_options
 from ..referee import POLICIES, Settings, play_match
 from ..report import summary_json, summary_text
 from ..seats.limits import Limits
+from ..seats.process import Launch
 from ..series import Series
 from ..seats.sandbox import resolve
 from ..seats.spec import remote_names
-from .common import (OptionWarnings, RemoteArgs, announce_sandbox, guarded_by, json_option, option_assignment,
+from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, json_option,
+                     option_assignment, sandbox_views,
                      parse_assignments, print_json, remote_options, sandbox_options, sandbox_policy, time_bank_option,
                      warn_options)
 
@@ -77,7 +79,8 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
          time_bank: float | None, startup_time: float, quit_grace: float,
          on_fault: str, bot_stderr: str | None, max_deals: int, bot_memory: int | None,
          bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
-         sandbox_binds: tuple[str, ...], bot_procs: int | None, listen: str | None, tokens_path: str | None,
+         sandbox_binds: tuple[str, ...], bot_disk: int, bot_procs: int | None, listen: str | None,
+         tokens_path: str | None,
          cert: str | None, key_path: str | None, connect_time: float, reconnect_time: float, network_grace: int,
          keep_info: bool, events: bool, verbose: bool, as_json: bool) -> int:
     """Play one whole match of GAME (or --games N in a row) and print who won.
@@ -105,11 +108,15 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
         stderr_dir.mkdir(parents=True, exist_ok=True)
     settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info, max_deals, time_bank)
     limits = Limits(bot_memory, bot_cpu, bot_files, bot_procs)
-    asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds, (record_path, bot_stderr, sign_key))
+    asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds,
+                           (record_path, bot_stderr, sign_key, tokens_path, cert, key_path), bot_disk)
     sandbox = resolve(asked)
     announce_sandbox(asked, sandbox)
+    views = sandbox_views(sandbox, ((f"seat {k}", spec, Launch()) for k, spec in enumerate(seats)))
     if sandbox is not None:
         click.echo(f"sandbox: {guarded_by(sandbox)}", err=True)
+        for line in describe_views(views):
+            click.echo(line, err=True)
     remote = RemoteArgs(listen, tokens_path, cert, key_path, connect_time, reconnect_time, network_grace)
     hub, context = remote.open(remote_names(seats))
     if hub is not None:

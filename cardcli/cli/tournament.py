@@ -26,10 +26,12 @@ from ..tournament import entrants as entrants_file
 from ..tournament.entrants import Entrant
 from ..tournament.sprt import parse_sprt
 from ..tournament.stopping import SprtWatch
-from ..seats.sandbox import resolve
+from ..seats.sandbox import SandboxPolicy, resolve
+from ..seats.visibility import View, crossings
 from ..seats.spec import remote_names
-from .common import (OptionWarnings, RemoteArgs, announce_sandbox, guarded_by, json_option, option_assignment,
-                     parse_assignments, print_json, remote_options, sandbox_options, sandbox_policy, time_bank_option,
+from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, json_option,
+                     option_assignment, parse_assignments, print_json, referee_paths, remote_options, sandbox_options,
+                     sandbox_policy, sandbox_views, time_bank_option,
                      warn_options)
 
 
@@ -100,7 +102,8 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
                restart_bots: bool, move_time: float, time_bank: float | None,
                startup_time: float, quit_grace: float, max_deals: int, on_fault: str, bot_memory: int | None,
                bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
-               sandbox_binds: tuple[str, ...], bot_procs: int | None, listen: str | None, tokens_path: str | None,
+               sandbox_binds: tuple[str, ...], bot_disk: int, bot_procs: int | None, listen: str | None,
+               tokens_path: str | None,
                cert: str | None, key_path: str | None, connect_time: float, reconnect_time: float,
                network_grace: int, sign_key: str | None, bot_stderr: str | None, cluster_at: str | None,
                ship_dirs: tuple[str, ...], sprt_text: str | None, cluster_batch: int | None,
@@ -141,12 +144,17 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
                              {"memory_mb": bot_memory, "cpu_seconds": bot_cpu, "open_files": bot_files,
                               "processes": bot_procs},
                              {"mode": sandbox_mode, "network": bot_network,
-                              "binds": list(sandbox_policy(sandbox_mode, bot_network, sandbox_binds).binds)},
+                              "binds": list(sandbox_policy(sandbox_mode, bot_network, sandbox_binds).binds),
+                              "disk_mib": bot_disk},
                              key_path, gauntlet)
     if config.sign_key is not None:
         signing.private_key(config.sign_key)  # can it be read? (kept for the workers, which sign)
+    config = attrs.evolve(config, hidden=referee_paths(
+        [tokens_path, cert, key_path, entrants_path, *(p for p in (csv_path, csv_path and pairs_path(csv_path))
+                                                        if p and Path(p).exists())]))
     guard = resolve(config.sandbox_policy())
     announce_sandbox(config.sandbox_policy(), guard)
+    views = _check_views(config, guard, path, bot_stderr) if cluster_at is None else {}
     cluster = ClusterSpec.parse(cluster_at) if cluster_at is not None else None
     if cluster is None and (ship_dirs or cluster_batch is not None):
         raise UsageError(f"{'--ship' if ship_dirs else '--cluster-batch'} is for a cluster's workers: "
@@ -202,17 +210,45 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
                     "pairs": [pair.to_json() for pair in table.pairs],
                     **({"sprt": watch.to_json()} if watch is not None else {}),
                     "lower_is_better": table.lower_is_better, "directory": str(path),
-                    "sandbox": guarded_by(guard), "failure_bundles": bundle_count(path)})
+                    "sandbox": guarded_by(guard), "sees": {name: view.to_json() for name, view in views.items()},
+                    "failure_bundles": bundle_count(path)})
     else:
         click.echo(tables.render(table, config.names))
         if watch is not None:
             click.echo(watch.describe())
         click.echo(f"sandbox: {guarded_by(guard)}")
+        for line in describe_views(views):
+            click.echo(line)
         bundles = bundle_count(path)
         if bundles:
             click.echo(f"faults: {bundles} failure bundle(s), the protocol and stderr of each faulty bot, in "
                        f"{path / FAULTS}")
     return 0
+
+
+def _check_views(config: runner.Config, guard: SandboxPolicy | None, directory: Path,
+                 stderr: str | None) -> dict[str, View]:
+    """What each entrant's sandboxed bot may see, checked before the tournament starts: a view
+    the sandbox refuses, or one entrant that would see another's directory, is a one-line
+    error. The tournament and stderr directories are made first (the referee makes them before
+    any bot starts anyway), so that they are masked, not refused as missing; a refusal removes
+    them again."""
+    if guard is None:
+        return {}
+    folders = [directory] + ([Path(stderr)] if stderr is not None else [])
+    made = [folder for folder in folders if not folder.exists()]
+    for folder in made:
+        folder.mkdir(parents=True)
+    try:
+        policy = attrs.evolve(guard, hidden=guard.hidden + referee_paths(map(str, folders)))
+        entrants = [config.entrant(k) for k in range(len(config.entrants))]
+        views = sandbox_views(policy, ((e.name, e.spec, e.launch) for e in entrants))
+        crossings(views)
+    except UsageError:
+        for folder in reversed(made):
+            folder.rmdir()
+        raise
+    return views
 
 
 def _entrants(path: str | None, bots: tuple[str, ...], bot_options: tuple[str, ...]) -> list[Entrant]:

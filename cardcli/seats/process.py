@@ -28,7 +28,7 @@ import attrs
 from .. import protocol
 from ..safe_text import DETAIL_WIDTH, printable
 from . import cgroups
-from .base import FaultKind, SeatFault
+from .base import Answer, FaultKind, Request, SeatFault
 from .limits import Limits
 from .line_seat import LineSeat, log
 from .sandbox import DEFAULT_PROCESSES, Jail, SandboxError, SandboxPolicy, describe
@@ -56,6 +56,11 @@ class Launch:
     argument in the command is found from here, as a shell started here would find it."""
     env: tuple[tuple[str, str], ...] = ()
     """Variables added to the bot's environment (and to a sandboxed bot's clean one)."""
+    binds: tuple[str, ...] = ()
+    """Further paths this bot may read in the sandbox (an entrants file's ``sandbox_bind``)."""
+    show_workdir: bool = False
+    """Whether the sandbox shows the working directory itself (an entrants file's ``dir``,
+    which the organiser named), not only what the command names in it."""
 
     def environment(self) -> dict[str, str] | None:
         """The whole environment of an unsandboxed bot; None: the referee's, unchanged."""
@@ -133,18 +138,22 @@ class ProcessSeat(LineSeat):
         _check_startable(self.argv[0], self.launch)
         self._group = _new_group(self.tag)
         argv, env, args_fd, cwd = self.argv, self.launch.environment(), None, self.launch.workdir
+        filter_fd: int | None = None
         try:
             if self._group is not None:
                 limits.setup(self._group)
             if self.sandbox is not None:
-                self._jail = Jail(self.sandbox, self.argv, self.launch.workdir, dict(self.launch.env))
+                self._jail = Jail(self.sandbox, self.argv, self.launch.workdir, dict(self.launch.env),
+                                  self.launch.binds, self.launch.show_workdir)
                 cwd = None
                 if self._group is not None:
                     self._group.keeper = os.path.realpath(self._jail.tool)
                 args_fd, write_end = os.pipe()
-                argv, data = self._jail.command(args_fd)
-                with open(write_end, "wb") as args:
+                filter_fd, filter_write = os.pipe()
+                argv, data, rules = self._jail.command(args_fd, filter_fd)
+                with open(write_end, "wb") as args, open(filter_write, "wb") as filtered:
                     args.write(data)
+                    filtered.write(rules)
                 env = Jail.environment()
             self._proc = subprocess.Popen(
                 limits.launch(argv, self._group, self._jail is not None and self._jail.own_uid),
@@ -153,7 +162,7 @@ class ProcessSeat(LineSeat):
                 stderr=subprocess.PIPE,
                 start_new_session=True,
                 close_fds=True,
-                pass_fds=() if args_fd is None else (args_fd,),
+                pass_fds=tuple(fd for fd in (args_fd, filter_fd) if fd is not None),
                 env=env,
                 cwd=cwd,
                 bufsize=0,
@@ -165,12 +174,13 @@ class ProcessSeat(LineSeat):
             self._release()
             raise SeatFault(FaultKind.CRASH, f"cannot start in the sandbox: {err}") from None
         finally:
-            if args_fd is not None:
-                os.close(args_fd)
+            for fd in (args_fd, filter_fd):
+                if fd is not None:
+                    os.close(fd)
         host = cgroups.host() if self._group is not None else None
         self._isolation = describe(self.sandbox, host.label if host is not None else None)
         if self._group is not None and limits.any:
-            WATCHDOG.watch(self._group, limits, self._over_limit)
+            WATCHDOG.watch(self._group, limits, self._over_limit, self._scratch_breach)
         assert self._proc.stdin and self._proc.stdout and self._proc.stderr
         self._open(self._proc.stdout.fileno(), self._proc.stdin.fileno(), self._proc)
         self._stderr_thread = threading.Thread(
@@ -226,7 +236,7 @@ class ProcessSeat(LineSeat):
     def begin_match(self) -> None:
         self._kept_alive = self._proc is not None
         if self._jail is not None and self._proc is not None:
-            self._jail.reset()
+            self._jail.reset(self._proc.pid)
 
     def _kill_tree(self) -> None:
         """SIGKILL the bot's session and, where it has one, its whole control group: the group
@@ -264,6 +274,27 @@ class ProcessSeat(LineSeat):
     def _over_limit(self, reason: str) -> None:
         self._breach = reason
 
+    def ask(self, request: Request) -> None:
+        """As for any stream, but a sandboxed bot whose scratch is full is a ``limit`` fault at
+        this request: the kernel refused it a write, whatever it made of that, and on a fast
+        match the watchdog may not have looked yet. One ``fstatvfs`` a request."""
+        breach = self._scratch_breach()
+        if breach is None:
+            super().ask(request)
+            return
+        self._breach = breach
+        self._kill_tree()
+        self._request = request
+        self._answer = Answer(None, 0.0, self.death())
+
+    def _scratch_breach(self) -> str | None:
+        """The watchdog's check of the scratch: found once the sandbox has mounted it, full
+        when the kernel refused the bot a write there."""
+        jail, proc = self._jail, self._proc
+        if jail is None or proc is None or not jail.attach(proc.pid):
+            return None
+        return jail.scratch_breach()
+
     def death(self) -> SeatFault:
         """The fault for a bot whose output has ended: how it ended, and whether the kernel's
         account says it went over a limit."""
@@ -285,12 +316,16 @@ class ProcessSeat(LineSeat):
             how = f"exited with status {code}"
         limits = self.limits_in_force
         breach = self._breach or limits.breach(-code if code < 0 else None, self._group)
+        if breach is None and self._jail is not None:
+            breach = self._jail.scratch_breach()
         if breach is not None:
             return SeatFault(FaultKind.LIMIT, f"{how}: over its {breach}")
         if code == 0 and self._kept_alive:
             how += " between matches (after 'result'): a bot must keep reading until 'quit'"
         if limits.any:
             how += f" (limits: {limits.describe()})"
+        if self._jail is not None and self._jail.view.hint is not None:
+            how += f"; in the sandbox {self._jail.view.hint}"
         tail = self._stderr_end(DETAIL_WIDTH - len(how) - 60)
         if tail:
             how += f"; its stderr ended: {tail}"

@@ -14,11 +14,15 @@ processes behind. Each sandboxed bot instead runs in:
   capabilities and ``no_new_privs``); an unprivileged referee gets bubblewrap's user
   namespace instead, where the bot's processes keep the referee's uid outside but cannot see
   or reach any process outside their PID namespace;
-- a filesystem that is the system's directories **read-only**, the bot's own program and the
-  directories named in its command line read-only, a writable **scratch** directory at
-  ``/tmp`` (also ``$HOME``) that the referee empties between matches, and nothing else: the
-  tournament directory, records, the referee's configuration and other bots' files are not
-  there at all (and are masked where they lie inside a directory the bot may see);
+- a filesystem that is the system's directories **read-only**, what the bot may see
+  (:mod:`.visibility`: its program's directory, the directories its command line names, what
+  the organiser binds) read-only, and a **scratch** at ``/tmp`` (also ``$HOME``): a tmpfs of
+  ``--bot-disk`` MiB inside the sandbox, emptied between matches and gone with the bot; the
+  tournament directory, records, the referee's configuration, tokens and keys, and other bots'
+  files are not there at all (and are masked where they lie inside a directory the bot may
+  see);
+- a **system-call filter** (:mod:`.seccomp`): no new namespaces, mounts, keyrings, io_uring,
+  BPF, file locks or file watches;
 - a clean environment (``PATH``, ``HOME``, ``TMPDIR``, ``LANG``).
 
 Bubblewrap (Debian's ``bubblewrap``) is used rather than our own namespace code: it is small,
@@ -35,19 +39,18 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
-import tempfile
+import threading
 import zlib
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Callable, Iterable, Mapping
 
 import attrs
 
 from ..errors import CardcliError, UsageError
+from . import seccomp
+from .visibility import SYSTEM_DIRS, View, view_of
 
 MODES = ("auto", "on", "off")
-SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt")
-"""Visible read-only to every sandboxed bot: the system's programs, libraries and settings."""
 UID_BASE = 1_990_000_000
 UID_SLOTS = 1 << 16
 """Bots get uids from UID_BASE on, far above any a system hands out to its users."""
@@ -55,6 +58,10 @@ UID_LOCKS = Path("/run/cardcli-uids")
 DEFAULT_PROCESSES = 256
 """The process (and thread) limit of a sandboxed tree when none is given: a fork bomb stops
 there instead of at the machine's end."""
+DEFAULT_DISK_MIB = 256
+"""The size of a bot's scratch when none is given: room for a competition's opening books and
+caches, and a bound on what one bot can take of the machine (a tmpfs lives in memory, and
+counts against ``--bot-memory`` where control groups apply)."""
 
 
 class SandboxError(CardcliError):
@@ -63,16 +70,23 @@ class SandboxError(CardcliError):
 
 @attrs.frozen
 class SandboxPolicy:
-    """What was asked for: ``--sandbox``, ``--bot-network``, ``--sandbox-bind`` and the
-    referee's own paths that no bot may see."""
+    """What was asked for: ``--sandbox``, ``--bot-network``, ``--sandbox-bind``, ``--bot-disk``
+    and the referee's own paths that no bot may see."""
 
     mode: str = "off"
     network: bool = False
     binds: tuple[str, ...] = ()
     """Further paths every bot may read (data a bot needs outside its own directory)."""
     hidden: tuple[str, ...] = ()
-    """The referee's own paths (tournament directory, records, stderr files), masked where
-    they lie inside a directory a bot may see."""
+    """The referee's own paths (tournament directory, records, stderr files, tokens, keys,
+    certificates, CSV, entrants file), masked where they lie inside a directory a bot may see."""
+    disk_mib: int = DEFAULT_DISK_MIB
+    """The size of each bot's scratch."""
+
+    def view(self, argv: list[str], workdir: str | None = None, env: Mapping[str, str] | None = None,
+             binds: Iterable[str] = (), show_workdir: bool = False) -> View:
+        """What the bot ``argv`` may see under this policy (UsageError where that is refused)."""
+        return view_of(argv, workdir, dict(env or {}).get("PATH"), [*self.binds, *binds], self.hidden, show_workdir)
 
 
 @attrs.frozen
@@ -92,14 +106,23 @@ def support() -> Support:
     bwrap = shutil.which("bwrap")
     if bwrap is None:
         return Support(None, "bubblewrap (bwrap) is not installed")
-    own_uid = os.geteuid() == 0 and shutil.which("setpriv", path="/usr/bin:/bin") is not None
-    probe = [bwrap, *_namespaces(own_uid, False), "--die-with-parent", *_system_binds(), "--proc", "/proc",
-             "--dev", "/dev", "--", "true"]
     try:
-        done = subprocess.run(probe, capture_output=True, timeout=20, stdin=subprocess.DEVNULL)
+        rules = seccomp.program()
+    except seccomp.FilterUnavailable as err:
+        return Support(None, str(err))
+    own_uid = os.geteuid() == 0 and shutil.which("setpriv", path="/usr/bin:/bin") is not None
+    read_end, write_end = os.pipe()
+    probe = [bwrap, *_namespaces(own_uid, False), "--die-with-parent", *_system_binds(), "--proc", "/proc",
+             "--dev", "/dev", "--size", str(1 << 20), "--tmpfs", "/tmp", "--seccomp", str(read_end), "--", "true"]
+    try:
+        with open(write_end, "wb") as pipe:
+            pipe.write(rules)
+        done = subprocess.run(probe, capture_output=True, timeout=20, stdin=subprocess.DEVNULL, pass_fds=(read_end,))
         version = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=20).stdout.strip()
     except (OSError, subprocess.TimeoutExpired) as err:
         return Support(None, f"bubblewrap cannot run: {err}")
+    finally:
+        os.close(read_end)
     if done.returncode != 0:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
         return Support(None, f"the kernel refuses the namespaces bubblewrap needs: {why[-1] if why else done.returncode}")
@@ -126,39 +149,40 @@ def describe(policy: SandboxPolicy | None, tree_limits: str | None) -> str:
         return "off"
     uid = "a uid per bot" if support().own_uid else "the referee's uid in a user namespace"
     limits = tree_limits or "per-process limits (no control groups)"
-    return f"{support().detail}, {uid}, {'network' if policy.network else 'no network'}, {limits}"
+    return (f"{support().detail}, {uid}, {'network' if policy.network else 'no network'}, system-call filter, "
+            f"scratch {policy.disk_mib} MiB, {limits}")
 
 
 class Jail:
-    """The sandbox of one bot process: its uid, its scratch directory, its bubblewrap command.
-    Made when the bot starts, destroyed when it ends; the scratch is emptied between matches."""
+    """The sandbox of one bot process: its uid, what it may see, its bubblewrap command, and
+    its scratch. Made when the bot starts, destroyed when it ends; the scratch is emptied
+    between matches.
 
-    def __init__(self, policy: SandboxPolicy, argv: Sequence[str], workdir: str | None = None,
-                 env: Mapping[str, str] | None = None):
+    The scratch is a tmpfs that bubblewrap mounts at ``/tmp`` inside the sandbox with the
+    size of ``--bot-disk``: the kernel bounds it, and ``statvfs`` inside shows that size, not
+    the host's free space. The referee reaches it through the bot's own ``/proc/PID/root``
+    and keeps a descriptor of it (:meth:`attach`), so that it can measure and empty it
+    whatever the bot does to its paths, and measure it still after the bot died."""
+
+    def __init__(self, policy: SandboxPolicy, argv: list[str], workdir: str | None = None,
+                 env: Mapping[str, str] | None = None, binds: Iterable[str] = (), show_workdir: bool = False):
         self.policy = policy
         self.env = dict(env or {})
         """Variables added to the clean environment (an entrants file's ``env``)."""
+        try:
+            self.view = policy.view(argv, workdir, self.env, binds, show_workdir)
+        except UsageError as err:
+            raise SandboxError(str(err)) from None
+        self.argv = list(self.view.argv)
         self.own_uid = support().own_uid
         self._uid_lock: int | None = None
+        self._scratch: int | None = None
+        """A descriptor of the scratch's root, once found (:meth:`attach`)."""
+        self._scratch_lock = threading.Lock()
+        """The watchdog's thread measures the scratch while the referee's empties or closes it."""
         self.uid: int | None = self._allocate_uid() if self.own_uid else None
-        self.scratch = Path(tempfile.mkdtemp(prefix="cardcli-bot-"))
-        if self.uid is not None:
-            os.chown(self.scratch, self.uid, self.uid)
-            os.chmod(self.scratch, 0o711)  # bubblewrap enters it as root without DAC override
-        self.argv, named = _bot_argv(argv, workdir, self.env.get("PATH"))
-        self._visible: list[str] = []
-        own = [workdir] if workdir is not None else []
-        for path in [*own, *named, *(str(Path(extra).resolve()) for extra in policy.binds)]:
-            secret = any(_inside(path, hidden) for hidden in policy.hidden)
-            if path not in self._visible and not secret and not _under_any(path, SYSTEM_DIRS):
-                self._visible.append(path)
-        self.workdir = workdir if workdir is not None and (workdir in self._visible
-                                                           or _under_any(workdir, SYSTEM_DIRS)) else None
-        """Where the bot starts: its working directory, read-only, when it has one the sandbox
-        may show; else its scratch, ``/tmp``."""
-        self._keep = _mount_chains(self._visible, policy.hidden)
         if self.own_uid:
-            for path in [*self._visible, *(a for a in self.argv if os.path.isfile(a))]:
+            for path in [*self.view.paths, *(a for a in self.argv if os.path.isfile(a))]:
                 if not _open_to_others(path):
                     self.destroy()
                     raise SandboxError(f"{path} is not readable by other users, and a sandboxed bot runs under "
@@ -169,42 +193,78 @@ class Jail:
         """The sandbox's own program (its processes hold the bot, they are not the bot)."""
         return support().bwrap or "bwrap"
 
-    def command(self, args_fd: int) -> tuple[list[str], bytes]:
+    @property
+    def disk_bytes(self) -> int:
+        return self.policy.disk_mib << 20
+
+    def command(self, args_fd: int, filter_fd: int) -> tuple[list[str], bytes, bytes]:
         """The command that starts the sandbox, with bubblewrap reading its options from
-        ``args_fd``, and those options, NUL-separated, for the caller to write there (the
-        command itself must stand on bubblewrap's own command line)."""
+        ``args_fd`` and its system-call filter from ``filter_fd``; those options (NUL-separated)
+        and the filter, for the caller to write there (the command itself must stand on
+        bubblewrap's own command line)."""
         args = [*_namespaces(self.own_uid, self.policy.network), "--die-with-parent", "--new-session",
                 "--hostname", "cardcli"]
         args += _system_binds()
-        args += ["--proc", "/proc", "--dev", "/dev", "--bind", str(self.scratch), "/tmp"]
+        args += ["--proc", "/proc", "--dev", "/dev",
+                 "--perms", "1777", "--size", str(self.disk_bytes), "--tmpfs", "/tmp"]
         made: set[str] = set()
-        for path in self._visible:
+        for path in self.view.paths:
             args += [*_parents(path, made), "--ro-bind", path, path]
-        for path in self.policy.hidden:
-            if os.path.exists(path) and any(_inside(path, seen) and path != seen for seen in self._visible):
-                args += ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
-        args += ["--chdir", self.workdir or "/tmp", "--clearenv"]
+        for path in self.view.masked:
+            args += (["--size", "4096", "--tmpfs", path, "--remount-ro", path] if os.path.isdir(path)
+                     else ["--ro-bind", "/dev/null", path])
+        args += ["--seccomp", str(filter_fd), "--chdir", self.view.workdir or "/tmp", "--clearenv"]
         for name, value in {**self.environment(), **self.env}.items():
             args += ["--setenv", name, value]
         command = [self.tool, "--args", str(args_fd), "--"]
         if self.uid is not None:
             command += ["setpriv", f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups",
                         "--bounding-set=-all", "--inh-caps=-all", "--no-new-privs", "--"]
-        return command + self.argv, b"".join(a.encode() + b"\0" for a in args)
+        return command + self.argv, b"".join(a.encode() + b"\0" for a in args), seccomp.program()
 
     @staticmethod
     def environment() -> dict[str, str]:
         """All the environment a sandboxed bot gets (the referee's may hold secrets)."""
         return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8"}
 
-    def reset(self) -> None:
-        """Empty the scratch directory, so nothing a bot wrote survives into its next match.
-        The directories bubblewrap made as mount points for bound paths stay (removing one
-        would unmount that path under the running bot); only what the bot wrote goes."""
-        _empty(self.scratch, self._keep, self.scratch)
+    def attach(self, sandbox_pid: int) -> bool:
+        """Find the scratch of the sandbox that bubblewrap ``sandbox_pid`` runs, once it is
+        mounted, and keep a descriptor of it. True once attached. The scratch is recognised by
+        its size: bubblewrap's other mounts are not of that size, and the bot can mount
+        nothing (the filter)."""
+        with self._scratch_lock:
+            if self._scratch is None:
+                self._scratch = _find_scratch(sandbox_pid, self.disk_bytes)
+            return self._scratch is not None
+
+    def scratch_breach(self) -> str | None:
+        """The scratch's limit, when the bot filled it (the kernel refused it a write)."""
+        with self._scratch_lock:
+            if self._scratch is None:
+                return None
+            try:
+                found = os.fstatvfs(self._scratch)
+            except OSError:
+                return None
+        if found.f_bavail * found.f_frsize >= 1 << 16:
+            return None
+        used = (found.f_blocks - found.f_bfree) * found.f_frsize
+        return f"scratch disk limit of {self.policy.disk_mib} MiB (it wrote {used / (1 << 20):.1f} MiB)"
+
+    def reset(self, sandbox_pid: int) -> None:
+        """Empty the scratch, so nothing a bot wrote survives into its next match. The mount
+        points bubblewrap made for shown paths stay (removing one would unmount that path
+        under the running bot); only what the bot wrote goes."""
+        if self.attach(sandbox_pid):
+            with self._scratch_lock:
+                if self._scratch is not None:
+                    _empty(self._scratch)
 
     def destroy(self) -> None:
-        shutil.rmtree(self.scratch, onerror=_force)
+        with self._scratch_lock:
+            if self._scratch is not None:
+                os.close(self._scratch)
+                self._scratch = None
         if self._uid_lock is not None:
             os.close(self._uid_lock)
             self._uid_lock = None
@@ -249,32 +309,6 @@ def _system_binds() -> list[str]:
     return args
 
 
-def _bot_argv(argv: Sequence[str], workdir: str | None = None,
-              search: str | None = None) -> tuple[list[str], list[str]]:
-    """The command with every path made absolute (the bot may start in its scratch directory),
-    and the directories it needs to see: its program's installation (the directory above a
-    ``bin``, so an interpreter finds its libraries), and the directory of every argument that
-    names a path (a script, a data file; an argument names a path when it holds a ``/`` or is
-    a file in the working directory: ``workdir``, else the referee's). A bare program name is
-    looked up on ``search`` (a ``PATH``; None: the referee's). A directory that is, or lies
-    in, one of the referee's own paths is never shown, even when the command names it."""
-    here = workdir or os.getcwd()
-    program = argv[0]
-    found = program if os.sep in program else (shutil.which(program, path=search) or program)
-    found = os.path.abspath(os.path.join(here, found))
-    visible = [_installation(found), _installation(os.path.realpath(found))]
-    result = [found]
-    for arg in argv[1:]:
-        named = os.path.join(here, arg)
-        if (os.sep in arg or os.path.isfile(named)) and os.path.exists(named):
-            path = os.path.abspath(named)
-            visible.append(path if os.path.isdir(path) else os.path.dirname(path))
-            result.append(path)
-        else:
-            result.append(arg)
-    return result, visible
-
-
 def _parents(path: str, made: set[str]) -> list[str]:
     """Options that make the directories leading to ``path`` inside the sandbox, searchable by
     the bot (bubblewrap would make them with mode 0700, closed to a bot of another uid)."""
@@ -288,11 +322,6 @@ def _parents(path: str, made: set[str]) -> list[str]:
     return args
 
 
-def _installation(program: str) -> str:
-    folder = os.path.dirname(program)
-    return os.path.dirname(folder) if os.path.basename(folder) == "bin" else folder
-
-
 def _open_to_others(path: str) -> bool:
     """Whether a user with no relation to the file's owner may read it (and enter it, for a
     directory): what a bot under its own uid needs of its program and its directory."""
@@ -304,57 +333,89 @@ def _open_to_others(path: str) -> bool:
     return mode & needed == needed
 
 
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
+def _find_scratch(sandbox_pid: int, size: int) -> int | None:
+    """A descriptor of the scratch of the sandbox run by bubblewrap ``sandbox_pid``, once it is
+    mounted (None before). The scratch is told by its size: bubblewrap's other mounts are not
+    of that size, and the bot can mount nothing (the filter)."""
+    for pid in _children(sandbox_pid):
+        try:
+            fd = os.open(f"/proc/{pid}/root/tmp", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            found = os.fstatvfs(fd)
+            if found.f_blocks * found.f_frsize == size and os.fstat(fd).st_dev != os.stat(f"/proc/{pid}/root").st_dev:
+                fd, kept = -1, fd
+                return kept
+        except OSError:
+            pass
+        finally:
+            if fd >= 0:
+                os.close(fd)
+    return None
 
 
-def _under_any(path: str, folders: Sequence[str]) -> bool:
-    return any(_inside(os.path.realpath(path) if os.path.exists(path) else path, f) for f in folders)
-
-
-def _mount_chains(visible: Sequence[str], hidden: Sequence[str]) -> set[str]:
-    """Every path under /tmp that is, or leads to, a mount point inside the sandbox (bound and
-    masked paths lie at the same place inside as outside, and the scratch is /tmp inside)."""
-    chains = set()
-    for path in [*visible, *hidden]:
-        if _inside(path, "/tmp") and path != "/tmp":
-            parts = Path(path).relative_to("/tmp").parts
-            for k in range(1, len(parts) + 1):
-                chains.add("/".join(parts[:k]))
-    return chains
-
-
-def _empty(folder: Path, keep: set[str], root: Path) -> None:
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started (bubblewrap's: the sandbox's first process)."""
     try:
+        with open(f"/proc/{pid}/task/{pid}/children") as listing:
+            return [int(word) for word in listing.read().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _empty(folder: int) -> None:
+    """Remove everything in the directory open as ``folder`` but mount points (the shown and
+    masked paths bubblewrap placed under /tmp, and the directories that lead to them, which
+    stay because they are not empty). Every step is relative to an open descriptor and follows
+    no link, so a bot that swaps a directory for a link while this runs makes it remove nothing
+    outside its scratch."""
+    try:
+        device = os.fstat(folder).st_dev
         entries = list(os.scandir(folder))
     except OSError:
         return
     for entry in entries:
-        relative = os.path.relpath(entry.path, root)
-        if relative in keep:
-            if entry.is_dir(follow_symlinks=False):
-                _empty(Path(entry.path), keep, root)
+        try:
+            found = entry.stat(follow_symlinks=False)
+        except OSError:
             continue
-        if entry.is_dir(follow_symlinks=False):
-            shutil.rmtree(entry.path, onerror=_force)
-        else:
+        if found.st_dev != device:
+            continue
+        if stat.S_ISDIR(found.st_mode):
             try:
-                os.unlink(entry.path)
+                inner = _open_dir(entry.name, folder)
             except OSError:
-                pass
-
-
-def _force(function: object, path: str, exc_info: object) -> None:
-    """rmtree's error handler: a bot may leave directories without write or search permission
-    (its own files, to make them stick); the referee owns them or is root, so it opens them
-    up and tries again."""
-    try:
-        parent = os.path.dirname(path)
-        os.chmod(parent, stat.S_IRWXU)
-        if os.path.isdir(path) and not os.path.islink(path):
-            os.chmod(path, stat.S_IRWXU)
-            shutil.rmtree(path, ignore_errors=True)
+                continue
+            try:
+                _empty(inner)
+            finally:
+                os.close(inner)
+            _quietly(os.rmdir, entry.name, folder)
         else:
-            os.unlink(path)
+            _quietly(os.unlink, entry.name, folder)
+
+
+def _open_dir(name: str, folder: int) -> int:
+    """Open the directory ``name`` in ``folder`` without following a link; a directory its bot
+    closed to its owner (an unprivileged referee's bot shares its uid) is opened up first,
+    through a descriptor that cannot be a link."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        return os.open(name, flags, dir_fd=folder)
+    except PermissionError:
+        handle = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=folder)
+        try:
+            os.chmod(f"/proc/self/fd/{handle}", stat.S_IRWXU)
+        finally:
+            os.close(handle)
+        return os.open(name, flags, dir_fd=folder)
+
+
+def _quietly(remove: Callable[..., None], name: str, folder: int) -> None:
+    """Remove, where the kernel lets us: a directory that leads to a mount point is not empty,
+    and what the bot removed itself meanwhile is gone already."""
+    try:
+        remove(name, dir_fd=folder)
     except OSError:
-        print(f"cardcli: could not remove {path}", file=sys.stderr)
+        pass

@@ -25,20 +25,22 @@ INTERVAL = 0.05
 """Seconds between two readings: the most CPU time a tree can use past its limit per core."""
 
 Verdict = Callable[[str], None]
+Check = Callable[[], "str | None"]
+"""A further limit of the tree's, read with the group's counters (the sandbox's scratch)."""
 
 
 class Watchdog:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._watched: dict[int, tuple[Group, Limits, Verdict]] = {}
+        self._watched: dict[int, tuple[Group, Limits, Verdict, Check | None]] = {}
         self._thread: threading.Thread | None = None
         self._wake = threading.Event()
 
-    def watch(self, group: Group, limits: Limits, verdict: Verdict) -> None:
-        """Hold ``group`` to ``limits``; ``verdict`` receives the reason just before the tree
-        is killed."""
+    def watch(self, group: Group, limits: Limits, verdict: Verdict, check: Check | None = None) -> None:
+        """Hold ``group`` to ``limits`` (and ``check``, when given); ``verdict`` receives the
+        reason just before the tree is killed."""
         with self._lock:
-            self._watched[id(group)] = (group, limits, verdict)
+            self._watched[id(group)] = (group, limits, verdict, check)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="cardcli-watchdog", daemon=True)
                 self._thread.start()
@@ -51,8 +53,8 @@ class Watchdog:
         while not self._wake.wait(INTERVAL):
             with self._lock:
                 watched = list(self._watched.values())
-            for group, limits, verdict in watched:
-                reason = limits.breach(None, group) or limits.files_breach(group)
+            for group, limits, verdict, check in watched:
+                reason = limits.breach(None, group) or limits.files_breach(group) or (check() if check else None)
                 if reason is not None:
                     self.forget(group)
                     verdict(reason)

@@ -6,7 +6,8 @@ An entrants file is TOML, one ``[[entrant]]`` table per entrant::
     [[entrant]]
     name = "py"
     command = "python3 random_bot.py --seed 1"     # a seat spec, or ["python3", "random_bot.py"]
-    dir = "bots/python"                             # the working directory
+    dir = "bots/python"                             # the working directory (shown to a sandboxed bot)
+    sandbox_bind = ["data"]                         # further paths a sandboxed bot may read
     env = { PYTHONHASHSEED = "0" }                  # added to the bot's environment
     options = { think_ms = 50 }                     # sent with setoption, when the bot declares them
 
@@ -43,7 +44,7 @@ MAX_KEY_PARTS = 16
 """Most parts of one dotted key (``a.b.c``): an entrants file needs three. The TOML reader
 spends memory quadratic in a key's parts (a 16,000-part key takes a gigabyte), so deeper keys
 are refused before it reads them."""
-KEYS = ("name", "command", "dir", "env", "options")
+KEYS = ("name", "command", "dir", "sandbox_bind", "env", "options")
 """The keys of an ``[[entrant]]`` table."""
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 """A portable environment variable name (POSIX)."""
@@ -62,10 +63,15 @@ class Entrant:
     env: tuple[tuple[str, str], ...] = ()
     options: tuple[tuple[str, str], ...] = ()
     """Bot options to set (name, value), in order."""
+    binds: tuple[str, ...] = ()
+    """Further paths its sandboxed bot may read (``sandbox_bind``), absolute."""
+    dir_shown: bool = False
+    """Whether its working directory was named (``dir``), and so is shown to its sandboxed bot;
+    the entrants file's own directory, where a bot without ``dir`` starts, is not."""
 
     @property
     def launch(self) -> Launch:
-        return Launch(self.workdir, self.env)
+        return Launch(self.workdir, self.env, self.binds, self.dir_shown)
 
     def settings_json(self) -> dict[str, Any]:
         """What a tournament's configuration keeps of it beyond its name and spec (only the
@@ -73,6 +79,10 @@ class Entrant:
         data: dict[str, Any] = {}
         if self.workdir is not None:
             data["dir"] = self.workdir
+        if self.dir_shown:
+            data["dir_shown"] = True
+        if self.binds:
+            data["sandbox_bind"] = list(self.binds)
         if self.env:
             data["env"] = dict(self.env)
         if self.options:
@@ -83,7 +93,8 @@ class Entrant:
     def of(cls, name: str, spec: str, settings: Mapping[str, Any]) -> "Entrant":
         """The entrant a configuration describes (its ``entrant_settings`` entry)."""
         return cls(name, spec, settings.get("dir"), tuple(settings.get("env", {}).items()),
-                   tuple(settings.get("options", {}).items()))
+                   tuple(settings.get("options", {}).items()), tuple(settings.get("sandbox_bind", ())),
+                   bool(settings.get("dir_shown", False)))
 
 
 def load(path: Path) -> list[Entrant]:
@@ -146,14 +157,16 @@ def _entrant(table: dict[str, Any], at: str, shown: str, home: Path) -> Entrant:
     workdir = _workdir(table.get("dir"), at, home)
     env = _env(table.get("env"), at)
     options = _options(table.get("options"), at)
-    entrant = Entrant(name, spec, workdir if workdir is not None else str(home), env, options)
+    binds = _binds(table.get("sandbox_bind"), at, home)
+    entrant = Entrant(name, spec, workdir if workdir is not None else str(home), env, options, binds,
+                      workdir is not None)
     program = _check_spec(entrant, at)
     if not program:
-        for key in ("dir", "env"):
+        for key in ("dir", "env", "sandbox_bind"):
             if key in table:
                 raise UsageError(f"{at}: {key}: the command {spec!r} runs no program (a built-in player or a "
                                  "remote bot), so it has no working directory or environment")
-        entrant = attrs.evolve(entrant, workdir=None)
+        entrant = attrs.evolve(entrant, workdir=None, dir_shown=False)
     return entrant
 
 
@@ -185,6 +198,24 @@ def _workdir(value: Any, at: str, home: Path) -> str | None:
     if not path.is_dir():
         raise UsageError(f"{at}: dir: not a directory: {printable(str(path), 200)}")
     return os.path.normpath(path.resolve())
+
+
+def _binds(value: Any, at: str, home: Path) -> tuple[str, ...]:
+    """``sandbox_bind``: paths (from the file's directory) the organiser shows this entrant's
+    sandboxed bot, each of which must exist."""
+    if value is None:
+        return ()
+    if type(value) is not list or not all(type(v) is str for v in value):
+        raise UsageError(f"{at}: sandbox_bind: must be an array of texts (paths), not {_kind(value)}")
+    paths = []
+    for text in value:
+        if not text or "\0" in text:
+            raise UsageError(f"{at}: sandbox_bind: not a path: {text!r}")
+        path = home / text
+        if not path.exists():
+            raise UsageError(f"{at}: sandbox_bind: no such file or directory: {printable(str(path), 200)}")
+        paths.append(os.path.normpath(path.resolve()))
+    return tuple(paths)
 
 
 def _env(value: Any, at: str) -> tuple[tuple[str, str], ...]:

@@ -31,7 +31,7 @@ from ..small_files import read_small
 from ..referee import Settings, play_match
 from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
-from ..seats.sandbox import SandboxPolicy, resolve
+from ..seats.sandbox import DEFAULT_DISK_MIB, SandboxPolicy, resolve
 from ..seats.process import ProcessSeat
 from ..seats.spec import make_seat
 from ..remote.seat import RemoteContext
@@ -96,6 +96,7 @@ class Config:
             network=bool(self.sandbox.get("network", False)),
             binds=tuple(self.sandbox.get("binds", ())),
             hidden=self.hidden + ((self.sign_key,) if self.sign_key is not None else ()),
+            disk_mib=int(self.sandbox.get("disk_mib", DEFAULT_DISK_MIB)),
         )
 
     @staticmethod
@@ -446,7 +447,7 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_d
         # deal set again (and must be restarted) once per round, not at every match.
         pending.sort(key=lambda m: (m.rotation, m.deal_set))
     hidden = (directory, stderr_dir) if stderr_dir is not None else (directory,)
-    config = attrs.evolve(config, hidden=tuple(str(p.resolve()) for p in hidden))
+    config = attrs.evolve(config, hidden=config.hidden + tuple(str(p.resolve()) for p in hidden))
     total, count = len(schedule), len(done)
     path = directory / RECORDS
 

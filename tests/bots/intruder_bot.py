@@ -11,6 +11,10 @@ intruder's, never holds the mark itself.
 """
 
 import argparse
+import ctypes
+import errno
+import fcntl
+import struct
 import json
 import os
 import signal
@@ -33,7 +37,19 @@ p.add_argument("--fork-files", nargs=2, type=int, default=None, metavar=("N", "F
                help="start N helpers that each open FILES descriptors and hold them")
 p.add_argument("--hold", type=float, default=0.0, help="wait this long after the attack before answering")
 p.add_argument("--remember", action="store_true", help="keep each hand in a file and report files seen")
+p.add_argument("--lock", default=None, metavar="PATH",
+               help="signal through PATH: take a shared lock (flock and fcntl) on it and hold it")
+p.add_argument("--watch-lock", default=None, metavar="PATH",
+               help="listen on PATH: poll for another process's lock on it for up to 2 s")
+p.add_argument("--keyring", default=None, metavar="DESC",
+               help="look for the user key DESC in the session keyring, read it, then clear the keyring")
+p.add_argument("--kernel", action="store_true",
+               help="try what the namespaces leave open: unshare(CLONE_NEWUSER), add_key, io_uring_setup, mount")
+p.add_argument("--fill", type=int, default=0, metavar="MIB", help="write MIB MiB into the scratch (/tmp)")
 args = p.parse_args()
+libc = ctypes.CDLL(None, use_errno=True)
+SYS = {"keyctl": 250, "add_key": 248, "io_uring_setup": 425, "unshare": 272, "mount": 165}
+"""x86_64 system call numbers."""
 
 out = sys.stdout.buffer
 helpers: list[int] = []
@@ -121,6 +137,89 @@ def escape(mark: str) -> None:
         os._exit(0)
 
 
+def syscall(name: str, *arguments) -> str:
+    result = libc.syscall(SYS[name], *arguments)
+    if result < 0:
+        return f"refused: {os.strerror(ctypes.get_errno())}"
+    return f"ok: {result}"
+
+
+def lock(path: str) -> dict:
+    """Hold a lock on a file every seat can read: flock, and an fcntl read lock."""
+    held = {}
+    fd = os.open(path, os.O_RDONLY)
+    for kind, take in (("flock", lambda: fcntl.flock(fd, fcntl.LOCK_SH)),
+                       ("fcntl", lambda: fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB))):
+        try:
+            take()
+            held[kind] = "ok"
+        except OSError as err:
+            held[kind] = f"refused: {err.strerror}"
+    return held
+
+
+def watch_lock(path: str) -> dict:
+    """Whether another process holds a lock on ``path``: flock's exclusive try, and F_GETLK."""
+    fd = os.open(path, os.O_RDONLY)
+    seen = {"flock": False, "fcntl": False, "errors": []}
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline and not (seen["flock"] and seen["fcntl"]):
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        except BlockingIOError:
+            seen["flock"] = True
+        except OSError as err:
+            seen["errors"].append(f"flock: {err.strerror}")
+        try:
+            query = struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)
+            answer = fcntl.fcntl(fd, fcntl.F_GETLK, query)
+            if struct.unpack("hhqqi", answer)[0] != fcntl.F_UNLCK:
+                seen["fcntl"] = True
+        except OSError as err:
+            seen["errors"].append(f"fcntl: {err.strerror}")
+        time.sleep(0.05)
+    seen["errors"] = sorted(set(seen["errors"]))
+    return seen
+
+
+def keyring(description: str) -> dict:
+    """Find a user key in the session keyring (-3), read it, then clear the keyring."""
+    found = libc.syscall(SYS["keyctl"], 10, -3, b"user", description.encode(), 0)  # KEYCTL_SEARCH
+    if found < 0:
+        return {"found": f"refused: {os.strerror(ctypes.get_errno())}"}
+    buffer = ctypes.create_string_buffer(256)
+    size = libc.syscall(SYS["keyctl"], 11, found, buffer, 256)  # KEYCTL_READ
+    read = buffer.raw[:size].decode(errors="replace") if size >= 0 else f"refused: {os.strerror(ctypes.get_errno())}"
+    return {"found": "ok", "read": read, "cleared": syscall("keyctl", 7, -3)}  # KEYCTL_CLEAR
+
+
+def kernel() -> dict:
+    params = ctypes.create_string_buffer(120)
+    return {
+        "unshare_user": syscall("unshare", 0x10000000),
+        "add_key": syscall("add_key", b"user", b"intruder", b"x", 1, -2),  # into the thread keyring
+        "io_uring_setup": syscall("io_uring_setup", 4, params),
+        "mount_tmpfs": syscall("mount", b"none", b"/tmp", b"tmpfs", 0, None),
+    }
+
+
+def fill(mib: int) -> dict:
+    chunk = b"x" * (1 << 20)
+    written = 0
+    error = None
+    try:
+        with open("/tmp/fill", "wb") as f:
+            for _ in range(mib):
+                f.write(chunk)
+                f.flush()
+                written += 1
+    except OSError as err:
+        error = err.strerror
+    found = os.statvfs("/tmp")
+    return {"written_mib": written, "error": error, "size_mib": found.f_blocks * found.f_frsize >> 20}
+
+
 def attack(hand: list[str], seat: str) -> dict:
     report: dict = {"uid": os.getuid(), "processes": visible(), "env": sorted(os.environ),
                     "cwd": os.getcwd(), "hostname": socket.gethostname()}
@@ -168,6 +267,16 @@ def attack(hand: list[str], seat: str) -> dict:
         send(f"info memories {len(report['memories'])}")
         with open(os.path.join(home, f"hand-{os.getpid()}-{time.monotonic_ns()}"), "w") as f:
             f.write(" ".join(hand))
+    if args.lock:
+        report["lock"] = LOCKED
+    if args.watch_lock:
+        report["watch_lock"] = watch_lock(args.watch_lock)
+    if args.keyring:
+        report["keyring"] = keyring(args.keyring)
+    if args.kernel:
+        report["kernel"] = kernel()
+    if args.fill:
+        report["fill"] = fill(args.fill)
     for _ in range(args.fork_cpu):
         helper(spin)
     if args.fork_memory:
@@ -177,6 +286,10 @@ def attack(hand: list[str], seat: str) -> dict:
         for _ in range(args.fork_files[0]):
             helper(lambda: hold_files(args.fork_files[1]))
     return report
+
+
+LOCKED = lock(args.lock) if args.lock else None
+"""Taken at start, before any seat is asked anything, so a listener asked first still sees it."""
 
 
 def main() -> None:
