@@ -112,7 +112,14 @@ HOSTILE = [
     intruder("fork-memory", "--fork-memory", "4", "100", "--hold", "10", options=("--bot-memory", "256", *HELD)),
     intruder("fork-files", "--fork-files", "4", "30", "--hold", "10", options=("--bot-files", "40", *HELD)),
     intruder("fork-procs", "--fork-files", "40", "1", "--hold", "10", options=("--bot-procs", "16", *HELD)),
+    intruder("kernel-surface", "--kernel"),
+    intruder("lock-shared-file", "--lock", "/etc/passwd"),
+    intruder("fill-scratch", "--fill", "96", options=("--bot-disk", "64")),
 ]
+INTERPRETER = tuple(dict.fromkeys(os.path.realpath(p) for p in (sys.prefix, sys.base_prefix)
+                                  if not os.path.realpath(p).startswith("/usr")))
+"""The installation of the Python that runs the bots, bound as an organiser would bind it when
+it lies outside the system's directories (pyenv, a virtual environment)."""
 
 
 def well_behaved(launcher: Path, victim: str) -> list[tuple[str, str]]:
@@ -240,6 +247,8 @@ class Soak:
         command = [PY, "-m", "cardcli", "tournament", game, "--players", str(players), "--dir", str(directory),
                    "--seed", str(self.seed + n), "--deal-sets", str(self.deal_sets), "-j", "2", "--json",
                    "--max-deals", "60", *TIMES, *hostile.options]
+        for path in INTERPRETER:
+            command += ["--sandbox-bind", path]
         for name, spec in entrants:
             command += ["--bot", f"{name}={spec}"]
         print(f"{self.clock()} #{n} {game} ({players} players) hostile={hostile.kind} "

@@ -154,7 +154,6 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
                                                         if p and Path(p).exists())]))
     guard = resolve(config.sandbox_policy())
     announce_sandbox(config.sandbox_policy(), guard)
-    views = _check_views(config, guard, path, bot_stderr) if cluster_at is None else {}
     cluster = ClusterSpec.parse(cluster_at) if cluster_at is not None else None
     if cluster is None and (ship_dirs or cluster_batch is not None):
         raise UsageError(f"{'--ship' if ship_dirs else '--cluster-batch'} is for a cluster's workers: "
@@ -182,6 +181,7 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
     hub, context = remote.open(remote_names([spec for _, spec in config.entrants]), seats_at_once=jobs)
     on_cluster = ClusterRun(cluster, shipments, cluster_batch) if cluster is not None else None
     try:
+        views = _check_views(config, guard, path, bot_stderr) if cluster is None else {}
         if on_cluster is not None:
             on_cluster.open(lambda text: click.echo(f"cardcli: {text}", err=True))
         if resume is None:
