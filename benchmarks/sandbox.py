@@ -311,7 +311,7 @@ def timed_run(argv: list[str], times: int, prepare: Prepare | None = None) -> fl
     return statistics.median(run_once(argv, prepare) for _ in range(times))
 
 
-def timed_call(action: Callable[[], None], times: int) -> float:
+def timed_call(action: Callable[[], object], times: int) -> float:
     """Median milliseconds of ``action``."""
     samples = []
     for _ in range(times):
