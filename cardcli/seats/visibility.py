@@ -24,6 +24,7 @@ and the sandbox mounts exactly that.
 from __future__ import annotations
 
 import enum
+import functools
 import os
 import pwd
 import shutil
@@ -208,8 +209,11 @@ def _installation_hint(program: str, shown: Sequence[Shown]) -> str | None:
     return None
 
 
-def _homes() -> list[str]:
-    """Every user's home directory (the system's accounts' homes in system directories aside)."""
+@functools.lru_cache(maxsize=1)
+def _homes() -> tuple[str, ...]:
+    """Every user's home directory (the system's accounts' homes in system directories aside).
+    Read once per process: the password database and a ``realpath`` per account cost
+    milliseconds, and every bot's start would pay them several times."""
     homes = {"/root", "/home"}
     try:
         homes.update(entry.pw_dir for entry in pwd.getpwall())
@@ -218,9 +222,9 @@ def _homes() -> list[str]:
     home = os.environ.get("HOME")
     if home:
         homes.add(home)
-    return sorted(os.path.realpath(h) for h in homes
+    return tuple(sorted(os.path.realpath(h) for h in homes
                   if h and h != "/" and os.path.isabs(h) and not _under_any(h, SYSTEM_DIRS)
-                  and not _under_any(h, PROVIDED_TREES) and h not in ("/nonexistent",))
+                  and not _under_any(h, PROVIDED_TREES) and h not in ("/nonexistent",)))
 
 
 def _inside(path: str, folder: str) -> bool:
