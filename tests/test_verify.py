@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 import pytest
 
-from conftest import read_records, run_cli
+from conftest import PYTHON_BOT, read_records, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +180,23 @@ def test_an_edited_pigugnin_busca_fails(tmp_path: Path) -> None:
     record["deals"][0]["notes"] = []
     proc = run_cli("verify", str(write(tmp_path / "edited.jsonl", [honest, record])))
     assert proc.returncode == 1 and "deal 1: recorded points" in proc.stdout
+
+
+def test_verify_and_replay_take_a_tournament_directory_and_name_its_entrants(tmp_path: Path) -> None:
+    """``verify`` takes a tournament directory as ``replay`` and ``watch`` do, and the text replay
+    names each seat by its entrant, as the table does, with the bot's own name beside it."""
+    directory = tmp_path / "t"
+    proc = run_cli("tournament", "peppa", "--bot", f"mine={PYTHON_BOT} --name ruby-ducker", "--bot", "r=random",
+                   "--deal-sets", "1", "--max-deals", "1", "--seed", "4", "--dir", str(directory), "--sandbox", "off")
+    assert proc.returncode == 0, proc.stderr
+    verified = run_cli("verify", str(directory))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert f"{directory / 'records.jsonl'}:1: peppa" in verified.stdout and "0 failed" in verified.stdout
+    replayed = run_cli("replay", str(directory), "--game", "1")
+    assert replayed.returncode == 0, replayed.stderr
+    seats = next(line for line in replayed.stdout.splitlines() if line.startswith("seats: "))
+    assert "mine (bot ruby-ducker)" in seats and ":r" in seats and "ruby-ducker," not in seats.replace("(bot ruby-ducker)", "")
+    final = next(line for line in replayed.stdout.splitlines() if line.startswith("final: "))
+    assert "mine" in final and "ruby-ducker" not in final
+    missing = run_cli("verify", str(tmp_path))
+    assert missing.returncode == 2 and "without a tournament's records.jsonl" in missing.stderr

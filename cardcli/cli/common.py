@@ -108,6 +108,20 @@ def load_records(path: str, select: int | None, max_bytes: int = MAX_RECORD_BYTE
     return [loaded[select - 1]]
 
 
+def records_path(path: str) -> str:
+    """A tournament directory's records file (DIR/records.jsonl), or PATH itself: every command
+    that reads records takes either."""
+    from ..tournament.runner import RECORDS
+
+    target = Path(path)
+    if target.is_dir():
+        inside = target / RECORDS
+        if not inside.is_file():
+            raise UsageError(f"{path} is a directory without a tournament's {RECORDS}")
+        return str(inside)
+    return path
+
+
 def sandbox_options(default: str) -> Callable[[F], F]:
     """The options that guard bot programs, shared by play, tournament and check-bot."""
     options = [

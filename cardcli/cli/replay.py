@@ -14,9 +14,9 @@ from ..games import registry
 from ..protocol_replay import derive
 from ..replay import walk
 from ..safe_text import DETAIL_WIDTH, display_name, printable
-from ..tournament.runner import RECORDS
+from ..seat_names import bot_names, seat_names
 from ..transcript import FROM_BOT, Entry
-from .common import load_records, max_record_bytes, record_select
+from .common import load_records, max_record_bytes, record_select, records_path
 
 
 @click.command("replay")
@@ -62,17 +62,6 @@ def replay(path: str, seat: int | None, from_deal: int, step: bool, show_protoco
     for loaded in load_records(path, select, max_bytes):
         render(loaded.record, seat, f"{path}:{loaded.line}", from_deal, pause)
     return 0
-
-
-def records_path(path: str) -> str:
-    """A tournament directory's records file (DIR/records.jsonl), or PATH itself."""
-    target = Path(path)
-    if target.is_dir():
-        inside = target / RECORDS
-        if not inside.is_file():
-            raise UsageError(f"{path} is a directory without a tournament's {RECORDS}")
-        return str(inside)
-    return path
 
 
 def write_page(path: str, out: str, seat: int | None, select: int | None, max_bytes: int) -> None:
@@ -121,7 +110,7 @@ def render(record: dict[str, Any], seat: int | None, where: str, from_deal: int 
     string it supplies is printed through :func:`printable` (the game's renderer does the same
     for the names it is given)."""
     spec = registry.get(str(record.get("game")))
-    raw_names = [s.get("name", "?") for s in record.get("seats", [])]
+    raw_names = seat_names(record)
     names = [display_name(n) for n in raw_names]
     if seat is not None and not 0 <= seat < len(names):
         raise UsageError(f"--seat {seat}: the match has seats 0 to {len(names) - 1}")
@@ -130,7 +119,9 @@ def render(record: dict[str, Any], seat: int | None, where: str, from_deal: int 
     view = "all hands shown" if seat is None else f"as seat {seat} saw it"
     click.echo(f"{spec.title} - variant {printable(record.get('variant'))} - seed {printable(record.get('seed'))}"
                f" - {view}")
-    click.echo("seats: " + ", ".join(f"{i}:{n}" for i, n in enumerate(names)))
+    bots = bot_names(record)
+    click.echo("seats: " + ", ".join(f"{i}:{n}" + (f" (bot {display_name(b)})" if b != raw else "")
+                                     for i, (n, raw, b) in enumerate(zip(names, raw_names, bots))))
     faults = {(f.get("deal"), f.get("move")): f for f in record.get("faults", [])}
     steps = walk(record, where)
     try:

@@ -11,18 +11,19 @@ from ..errors import RecordError, VerificationError
 from ..records import complete_lines, parse
 from ..replay import verify as verify_record
 from ..safe_text import printable
-from .common import json_option, max_record_bytes, print_json
+from .common import json_option, max_record_bytes, print_json, records_path
 
 
 @click.command("verify")
-@click.argument("path", type=click.Path(dir_okay=False))
+@click.argument("path", type=click.Path())
 @json_option
 @max_record_bytes
 @click.option("--public-key", "public_key", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also require every record signed with the private key of this public key (keys new PREFIX "
                    "writes PREFIX.pub); a record unsigned, signed with another key or changed since fails.")
 def verify(path: str, as_json: bool, max_bytes: int, public_key: str | None) -> int:
-    """Rebuild every match in PATH through the rules engine and check it.
+    """Rebuild every match in PATH (a record file or a tournament directory) through the rules
+    engine and check it.
 
     Checks that every deal is the one the seed deals, every move was legal when it was made,
     and every deal score and result is the one the rules give. Exit status 0 when every record
@@ -36,6 +37,7 @@ def verify(path: str, as_json: bool, max_bytes: int, public_key: str | None) -> 
     key = signing.public_key(public_key) if public_key is not None else None
     if not Path(path).exists():
         raise RecordError(f"{path}: no such file")
+    path = records_path(path)
     results: list[dict[str, object]] = []
     failed = False
     try:

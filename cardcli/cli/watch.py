@@ -10,6 +10,7 @@ import click
 
 from .. import records
 from ..safe_text import display_name, printable
+from ..seat_names import seat_names
 from ..tournament import results as tables
 from ..tournament import runner
 from .common import max_record_bytes
@@ -38,7 +39,7 @@ def watch(path: str, interval: float, once: bool, max_bytes: int) -> int:
             fresh = follower.new_records()
             for record in fresh:
                 seen.append(_brief(record))
-                click.echo(_line(len(seen), record, _seat_names(record, names)))
+                click.echo(_line(len(seen), record, seat_names(record)))
             if fresh:
                 click.echo(_standings(seen) if names is None else _tournament_table(target.parent, names))
             if once:
@@ -77,20 +78,6 @@ def _brief(record: dict[str, Any]) -> dict[str, Any]:
     names = [s.get("name", "?") for s in record.get("seats", [])]
     return {"winners": [names[s] for s in result.get("winners", [])],
             "losers": [names[s] for s in result.get("losers", [])], "names": names}
-
-
-def _seat_names(record: dict[str, Any], entrants: list[str] | None) -> list[str]:
-    """Who sat in each seat, as the game line names them. In a tournament, the entrant names
-    of its configuration, by the record's seating, as the table names them: a seat's ``name``
-    in the record is the bot's own ``id name`` when it said one, which the table never shows.
-    In a record file, the seat's ``name``. A seat whose entrant the configuration does not
-    have (a record from elsewhere) keeps its recorded name."""
-    seats = record.get("seats", [])
-    recorded = [s.get("name", "?") for s in seats]
-    seating = (record.get("tournament") or {}).get("seating")
-    if entrants is None or seating is None:
-        return recorded
-    return [entrants[e] if e < len(entrants) else name for e, name in zip(seating, recorded)]
 
 
 def _line(number: int, record: dict[str, Any], seat_names: list[str]) -> str:

@@ -29,6 +29,7 @@ from ..games.base import Event
 from ..records import FORMAT_VERSION, software
 from ..replay import walk
 from ..safe_text import DETAIL_WIDTH, display_name, printable
+from ..seat_names import seat_names
 
 DATA_VERSION = 1
 """The layout of the page's data (``cardcli_viewer`` in it); ``viewer.js`` checks it."""
@@ -38,16 +39,6 @@ DATA_ID = "cardcli-data"
 
 def _asset(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
-
-
-def seat_names(record: dict[str, Any]) -> list[str]:
-    """Who sat in each seat: in a tournament's record, its entrants as the tournament names them
-    (a seat's recorded ``name`` is the bot's own ``id name``); otherwise each seat's ``name``."""
-    recorded = [str(s.get("name", "?")) for s in record.get("seats", [])]
-    entrants = (record.get("tournament") or {}).get("entrants")
-    if isinstance(entrants, list) and len(entrants) == len(recorded):
-        return [str(e) for e in entrants]
-    return recorded
 
 
 def _step_text(events: Sequence[Event], move: dict[str, Any] | None, seat: int | None) -> str:
