@@ -512,3 +512,41 @@ def test_a_seat_that_takes_every_trick_stays_inside_the_observation_space(game: 
     observation = features.observe(None)
     assert env.observation_space("player_0")["observation"].contains(observation)
     assert observation[features.layout.span("won")][0] == 1.0
+
+
+@pytest.mark.parametrize("game", ["peppa", "seep", "pigugnin", "pepper"])
+def test_every_game_is_registered_with_gymnasium_and_passes_its_checker_without_a_warning(game: str) -> None:
+    """``gymnasium.make("cardcli/Peppa-v0", ...)`` takes the keyword arguments of
+    ``single_agent_env``; the environment has a spec (the checker's warning without one), and
+    the vector helpers that take an id work."""
+    import warnings
+
+    import gymnasium
+
+    from cardcli.envs import ENV_IDS
+
+    env_id = ENV_IDS[game]
+    assert env_id == f"cardcli/{game.capitalize()}-v0"
+    env = gymnasium.make(env_id, opponents="heuristic", seat=1)
+    assert env.spec is not None and env.spec.id == env_id and env.unwrapped.seat == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    observation, info = env.reset(seed=5)
+    direct = single_agent_env(game, seat=1, opponents="heuristic")
+    expected, _ = direct.reset(seed=5)
+    assert np.array_equal(observation, expected), "make() builds what single_agent_env() builds"
+    vector = gymnasium.make_vec(env_id, num_envs=2, vectorization_mode="sync")
+    observations, _ = vector.reset(seed=1)
+    assert observations.shape == (2, *env.observation_space.shape)
+    vector.close()
+
+
+def test_action_masks_are_writable_booleans_a_masked_learner_can_turn_into_a_tensor() -> None:
+    env = single_agent_env("peppa")
+    env.reset(seed=2)
+    mask = env.action_masks()
+    assert mask.dtype == np.bool_ and mask.flags.writeable
+    assert np.array_equal(mask, env.aec.action_mask(env.agent).astype(bool)) and mask.any()
+    mask[:] = False
+    assert env.action_masks().any(), "the caller's copy is its own"

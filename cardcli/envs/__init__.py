@@ -13,7 +13,7 @@ from __future__ import annotations
 from .errors import MissingExtraError
 
 try:
-    import gymnasium  # noqa: F401
+    import gymnasium
     import numpy  # noqa: F401
     import pettingzoo  # noqa: F401
 except ImportError as missing:
@@ -24,3 +24,19 @@ except ImportError as missing:
 
 GAMES = ("peppa", "seep", "pigugnin", "pepper")
 """The games with an environment; ``<game>_v0`` is each one's module."""
+ENV_IDS = {game: f"cardcli/{game.capitalize()}-v0" for game in GAMES}
+"""Each game's single-agent environment as Gymnasium knows it once this package is imported:
+``gymnasium.make("cardcli/Peppa-v0", opponents="heuristic")`` takes the keyword arguments of
+:func:`~cardcli.envs.single_agent.single_agent_env`, and so do the vector-environment helpers
+that take an id (``gymnasium.make_vec``). ``gymnasium.make("cardcli.envs:cardcli/Peppa-v0")``
+imports the package itself."""
+
+
+def _register() -> None:
+    for game, env_id in ENV_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="cardcli.envs.single_agent:single_agent_env",
+                               kwargs={"game": game})
+
+
+_register()

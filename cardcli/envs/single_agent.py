@@ -73,7 +73,9 @@ class SingleSeatEnv(gymnasium.Env):
     """``seat`` is the learner's; every other seat is played by ``opponents`` (one name for
     all, or one per other seat in seat order)."""
 
-    metadata = {"render_modes": ["human", "ansi"]}
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+    """Rendering is text; the frame rate is the pace a watcher of ``human`` rendering is given
+    (Gymnasium's checker asks every environment for one)."""
 
     def __init__(self, aec: CardGameEnv, seat: int = 0, opponents: str | Sequence[str] = "random") -> None:
         self.aec = aec
@@ -121,8 +123,10 @@ class SingleSeatEnv(gymnasium.Env):
         return self._observe(), self._gained, table.over and not truncated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """1 for each action the learner may take now."""
-        return self.aec.action_mask(self.agent)
+        """True for each action the learner may take now: a fresh, writable boolean array, as
+        masked-action learners expect (sb3-contrib turns it into a tensor, which a read-only
+        array would make PyTorch warn about)."""
+        return np.array(self.aec.action_mask(self.agent), dtype=bool)
 
     def render(self) -> str | None:
         return self.aec.render()
@@ -153,7 +157,7 @@ class SingleSeatEnv(gymnasium.Env):
         """The AEC environment's infos for the seat, with a mask of its own (a caller may keep
         and change what it is given)."""
         info = dict(self.aec.infos[self.agent])
-        info["action_mask"] = np.array(self.action_masks())
+        info["action_mask"] = np.array(self.aec.action_mask(self.agent))
         return info
 
 
