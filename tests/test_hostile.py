@@ -87,7 +87,8 @@ def test_a_bot_flooding_stderr_plays_on_and_only_the_cap_is_kept(tmp_path: Path,
         # the group's CPU counter, or the kernel's SIGXCPU at the per-process limit beside it
         (("--eat-cpu-at", "2"), ("--bot-cpu", "1", "--move-time", "10"), "CPU time limit of 1 s",
          r"\((its processes used [1-9]\.\d\d s|SIGXCPU)\)"),
-        (("--eat-memory-at", "2"), ("--bot-memory", "300"), "memory limit of 300 MiB",
+        # a generous move time: on a loaded machine, filling 300 MiB took longer than a short one
+        (("--eat-memory-at", "2"), ("--bot-memory", "300", "--move-time", "10"), "memory limit of 300 MiB",
          r"\(the kernel killed [1-9]\d* of its processes\)"),
     ],
 )
