@@ -9,16 +9,18 @@ match to the next.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .games import registry
 from .games.registry import Setup
 from .referee import Listener, MatchResult, Settings, play_match
 from .seats.base import Seat, close_all
-from .remote.seat import RemoteContext
 from .seats.limits import Limits
 from .seats.sandbox import SandboxPolicy
 from .seats.spec import make_seat
+
+if TYPE_CHECKING:
+    from .remote.seat import RemoteContext
 
 SEED_SPACE = 2**63
 """Seeds are 63-bit: match ``k`` of a series plays seed ``seed + k`` modulo this."""

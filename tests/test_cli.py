@@ -226,3 +226,44 @@ def test_a_seep_option_set_that_cannot_mean_anything_is_a_one_line_error_everywh
         assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
     proc = run_cli(*words[:at], "-o", "bid_requires_floor_feasibility=true", "--seed", "1", *words[at:])
     assert "cardcli: warning: bid_requires_floor_feasibility has no effect" in proc.stderr
+
+
+OPTIONAL_EXTRAS = ("numpy", "gymnasium", "pettingzoo", "cryptography", "distributed", "dask", "torch",
+                   "selenium", "jsonschema", "websockets", "pyseccomp", "openskill")
+"""Packages a short command never needs: the optional extras, and the core's heavy ones that
+only some commands use (the network, the sandbox's filter, ratings)."""
+
+
+def imported_by(*args: str) -> set[str]:
+    """The modules ``python -m cardcli ARGS`` imports, read from ``-X importtime``."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "cardcli", *args], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")
+            and "|" in line}
+
+
+@pytest.mark.parametrize("args", [("--help",), ("--version",), ("play", "peppa", "--seed", "1"), ("games",)])
+def test_a_short_command_imports_no_optional_extra(args: tuple[str, ...]) -> None:
+    """Start-up is most of a short command's cost (benchmarks/startup.py): none of these may
+    load an optional extra or a heavy package that only some commands use."""
+    loaded = imported_by(*args)
+    heavy = sorted(m for m in loaded if m.split(".")[0] in OPTIONAL_EXTRAS)
+    assert heavy == [], f"cardcli {' '.join(args)} imports {heavy}"
+
+
+def test_help_lists_every_command_without_importing_any() -> None:
+    loaded = imported_by("--help")
+    commands = sorted(m for m in loaded if m.startswith("cardcli.cli.") and m != "cardcli.cli.__init__")
+    assert commands == [], f"--help imported {commands}"
+    from cardcli.cli import COMMANDS
+
+    listed = run_cli("--help").stdout
+    for name, (_, _, summary) in COMMANDS.items():
+        assert name in listed and summary in " ".join(listed.split()), name
+        assert run_cli(name, "--help").returncode == 0

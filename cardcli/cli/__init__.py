@@ -15,22 +15,24 @@ import click
 from .. import __version__
 from ..errors import CardcliError
 
-COMMANDS: dict[str, tuple[str, str]] = {
-    "play": ("play", "play"),
-    "replay": ("replay", "replay"),
-    "verify": ("verify", "verify"),
-    "games": ("games", "games"),
-    "rules": ("games", "rules"),
-    "tournament": ("tournament", "tournament"),
-    "check-bot": ("check_bot", "check_bot"),
-    "watch": ("watch", "watch"),
-    "keys": ("keys", "keys"),
-    "connect": ("connect", "connect"),
-    "tokens": ("tokens", "tokens"),
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "play": ("play", "play", "Play a whole match of a game (or several) and print who won."),
+    "replay": ("replay", "replay", "Show recorded matches as text, an HTML page or protocol lines."),
+    "verify": ("verify", "verify", "Re-check every recorded match against the rules."),
+    "games": ("games", "games", "List the games, their variants, player counts and options."),
+    "rules": ("games", "rules", "Print a summary of a game's rules and options."),
+    "tournament": ("tournament", "tournament", "Play a tournament between entrants and print the table."),
+    "check-bot": ("check_bot", "check_bot", "Check a bot program against the protocol before a competition."),
+    "watch": ("watch", "watch", "Follow a record file or a tournament directory as games finish."),
+    "keys": ("keys", "keys", "Make the key pairs that sign records."),
+    "connect": ("connect", "connect", "Play a bot on this machine in a referee's match elsewhere."),
+    "tokens": ("tokens", "tokens", "Make the tokens remote bots authenticate with."),
 }
-"""Each command's module and object in this package. A command's module is imported only when
-the command runs (or ``--help`` lists them all): importing every command costs about 0.3 s, a
-large share of a short command, which shell scripts and tests start by the hundred."""
+"""Each command's module and object in this package, and its one-line summary. A command's
+module is imported only when the command runs: importing them all costs several times a short
+command's whole start-up, which shell scripts and tests pay by the hundred. So ``--help``
+lists the commands from these summaries (which become each command's ``short_help``, the one
+place they are written) without importing any."""
 
 
 class CardcliGroup(click.Group):
@@ -43,9 +45,16 @@ class CardcliGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:
             return None
-        module, attribute = COMMANDS[name]
+        module, attribute, summary = COMMANDS[name]
         command: click.Command = getattr(importlib.import_module(f".{module}", __name__), attribute)
+        command.short_help = summary
         return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``--help``, from the summaries, importing no command."""
+        rows = [(name, COMMANDS[name][2]) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
     def main(self, args: Any = None, prog_name: str | None = None, **extra: Any) -> Any:  # type: ignore[override]
         extra.pop("standalone_mode", None)

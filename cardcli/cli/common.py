@@ -12,7 +12,6 @@ import click
 from ..errors import UsageError
 from ..games.registry import Setup
 from ..records import MAX_RECORD_BYTES, Loaded, read
-from ..remote.seat import RemoteContext
 from ..protocol import option_problem
 from ..safe_text import display_name, json_text, printable
 from ..seats import cgroups
@@ -21,6 +20,7 @@ from ..seats.visibility import View
 
 if TYPE_CHECKING:
     from ..remote.hub import Listener
+    from ..remote.seat import RemoteContext
     from ..seats.process import Launch
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -259,6 +259,7 @@ class RemoteArgs:
         if self.listen is None or self.tokens_path is None:
             raise UsageError(f"remote:{names[0]} needs the referee to listen: give --listen [HOST:]PORT and --tokens FILE")
         from ..remote.hub import Address, Listener, Tls  # websockets loads only when a referee listens
+        from ..remote.seat import RemoteContext
         from ..remote.tokens import read_tokens
 
         if (self.cert is None) != (self.key_path is None):

@@ -6,17 +6,51 @@ game's facts in a table of their own.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+import importlib
+from typing import Any, Iterator, Mapping
 
 import attrs
 
 from ..errors import UsageError
 from . import options as opt
-from . import peppa, pepper, pigugnin, seep
 from .base import GameSpec, MatchState, Variant
 from .dealing import draw_seat
 
-GAMES: dict[str, GameSpec] = {spec.name: spec for spec in (peppa.SPEC, seep.SPEC, pigugnin.SPEC, pepper.SPEC)}
+MODULES = ("peppa", "seep", "pigugnin", "pepper")
+"""The games' modules in this package, in the order the games are listed; each has a ``SPEC``
+named as its module."""
+
+
+class _Games(Mapping[str, GameSpec]):
+    """Every game by name, each module imported when its game is first asked for: a command
+    that plays one game does not pay for importing the others (Seep's engine alone is a fifth
+    of a short command's start-up)."""
+
+    def __init__(self, names: tuple[str, ...]):
+        self._names = names
+        self._loaded: dict[str, GameSpec] = {}
+
+    def __getitem__(self, name: str) -> GameSpec:
+        spec = self._loaded.get(name)
+        if spec is None:
+            if name not in self._names:
+                raise KeyError(name)
+            spec = importlib.import_module(f"{__package__}.{name}").SPEC
+            assert isinstance(spec, GameSpec) and spec.name == name, f"{name}.SPEC names {spec.name}"
+            self._loaded[name] = spec
+        return spec
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names)
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names
+
+
+GAMES: Mapping[str, GameSpec] = _Games(MODULES)
 
 
 def get(name: str) -> GameSpec:

@@ -13,16 +13,17 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..errors import UsageError
-from ..remote.seat import RemoteContext, RemoteSeat
-from ..remote.tokens import check_name
 from .base import Seat
 from .builtin import BUILTIN_NAMES, builtin, builtin_name
 from .limits import Limits
 from .process import Launch, ProcessSeat
 from .sandbox import SandboxPolicy
+
+if TYPE_CHECKING:
+    from ..remote.seat import RemoteContext
 
 
 def make_seat(
@@ -75,6 +76,9 @@ def make_seat(
 
 
 def _remote_seat(spec: str, name: str, index: int, remote: RemoteContext | None) -> Seat:
+    from ..remote.seat import RemoteSeat  # the network's modules, for a match that has a remote seat only
+    from ..remote.tokens import check_name
+
     check_name(name)
     if remote is None:
         raise UsageError(f"seat {index}: {spec!r} is a remote seat: the referee must listen (--listen and --tokens)")
