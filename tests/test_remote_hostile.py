@@ -18,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 import re
 import socket
 import ssl
+import sys
 import threading
 import time
 from pathlib import Path
@@ -655,3 +657,67 @@ def test_the_listener_turns_off_nagles_algorithm_on_every_connection(listen: Cal
             (server_side,) = listener._server.connections
             raw = server_side.transport.get_extra_info("socket")
             assert raw.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+
+
+# -- 12: the listener's tasks -----------------------------------------------------------------
+
+
+def test_every_task_the_listener_starts_is_kept_until_it_ends(listen: Callable[..., Listener]) -> None:
+    """asyncio holds a running task only weakly: a task that nothing else refers to may be
+    collected mid-run (the one that turns a dropped connection into a ``disconnect`` fault,
+    say). Every task the listener's code creates must be in its set of tasks until it is done,
+    through a session, a reconnection, a match and a connection dropped for good."""
+    listener = listen()
+    loop = listener._loop
+    assert loop is not None
+    hub_file = Listener.__module__.replace(".", os.sep) + ".py"
+    created: list[tuple[str, str]] = []
+    """Where each task of the listener's was created, and what it runs."""
+    unkept: list[str] = []
+
+    def creator() -> str:
+        """The file and function that asked for the task (asyncio's own steps skipped)."""
+        frame = sys._getframe(2)
+        while frame.f_code.co_name in ("create_task", "ensure_future", "_ensure_future"):
+            assert frame.f_back is not None
+            frame = frame.f_back
+        return f"{frame.f_code.co_filename}:{frame.f_code.co_name}"
+
+    def check(task: asyncio.Task[Any], where: str) -> None:
+        if not task.done() and task not in getattr(listener, "_tasks", ()):
+            unkept.append(f"{where} {task.get_coro()}")
+
+    def factory(loop: asyncio.AbstractEventLoop, coro: Any, **options: Any) -> asyncio.Task[Any]:
+        task = asyncio.Task(coro, loop=loop, **options)
+        where = creator()
+        if where.split(":")[0].endswith(hub_file):
+            created.append((where, getattr(coro, "__name__", "?")))
+            loop.call_soon(check, task, where)  # the creator has had its turn to keep it
+        return task
+
+    async def install() -> None:
+        asyncio.get_running_loop().set_task_factory(factory)
+
+    asyncio.run_coroutine_threadsafe(install(), loop).result(WAIT)
+    # a session, then a second connection that takes it over
+    with connect(listener.url, open_timeout=WAIT) as first:
+        first.send(wire.auth("alice", TOKENS["alice"]))
+        welcome = wire.parse(str(first.recv(timeout=WAIT)))
+        with connect(listener.url, open_timeout=WAIT) as second:
+            second.send(wire.auth("alice", TOKENS["alice"], welcome.word, 0))
+            assert str(second.recv(timeout=WAIT)).startswith(f"welcome {welcome.word}")
+            with pytest.raises(ConnectionClosed):
+                first.recv(timeout=WAIT)
+
+    # a match in which alice's connection drops at her first request and does not come back
+    def drop(bot: Bot, ws: ClientConnection) -> None:
+        ws.close()
+
+    bot = Bot(listener.url, "alice", misbehave=drop)
+    bot.start()
+    result = play(listener, ["remote:alice", "random", "random", "random"])
+    bot.finish()
+    assert [(s, k) for s, k, _ in faults_of(result)] == [(0, "disconnect")], faults_of(result)
+    assert unkept == [], f"tasks not kept: {unkept}"
+    ran = {name for _, name in created}
+    assert {"_measure", "close", "_gone", "_claim", "read"} <= ran, created

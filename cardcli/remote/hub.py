@@ -33,7 +33,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from typing import Any, Mapping
+from typing import Any, Coroutine, Mapping
 
 import attrs
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -238,6 +238,9 @@ class Listener:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: Server | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        """Every task the listener starts, until it is done: the loop itself holds tasks only
+        weakly, and one that nothing else refers to may be collected before it ends."""
         self._seat_links: set[asyncio.StreamWriter] = set()
         self._ready = threading.Event()
         self._failure: str | None = None
@@ -353,6 +356,23 @@ class Listener:
         await self._stopping.wait()
         unix.close()
         self._server.close(close_connections=False)
+        await self._end_tasks()
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> "asyncio.Task[Any]":
+        """Start ``work`` as a task that the listener keeps until it is done."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def _end_tasks(self) -> None:
+        """Cancel the tasks still running when the listener stops, and wait for them, so that
+        none is destroyed while pending when the loop closes."""
+        left = [task for task in self._tasks if not task.done()]
+        for task in left:
+            task.cancel()
+        if left:
+            await asyncio.wait(left, timeout=5)
 
     async def _shutdown(self, drain: float) -> None:
         self._over = True
@@ -384,7 +404,7 @@ class Listener:
         why = self._book.admit(address)
         if why is None:
             self._book.opened(address, id(connection))
-            asyncio.get_running_loop().create_task(self._count_until_closed(connection, address))
+            self._spawn(self._count_until_closed(connection, address))
             return None
         connection.logger = _QUIET
         return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS, f"refused busy: {why}\n")
@@ -449,7 +469,7 @@ class Listener:
                 await self._end(session, wire.END_OVER)
                 return None
             self._idle.setdefault(auth.name, deque()).append(session)
-            asyncio.get_running_loop().create_task(self._measure(session, ws))
+            self._spawn(self._measure(session, ws))
             assert self._arrived is not None
             async with self._arrived:
                 self._arrived.notify_all()
@@ -476,14 +496,14 @@ class Listener:
             session.reconnects += 1
             if old is not None and old is not ws:
                 # not awaited: a half-open old connection would hold the resume for its close timeout
-                asyncio.get_running_loop().create_task(old.close(wire.CLOSE_NORMAL, "taken over by a reconnection"))
+                self._spawn(old.close(wire.CLOSE_NORMAL, "taken over by a reconnection"))
             await ws.send(wire.welcome(session.id, session.inbox.received))
             for frame in again:
                 await ws.send(frame)
             if session.seat is not None:
                 await _tell(session.seat, link.STATUS, session.status())
         log.info("%s reconnected (session %s, %d lines sent again)", auth.name, session.id[:6], len(again))
-        asyncio.get_running_loop().create_task(self._measure(session, ws))
+        self._spawn(self._measure(session, ws))
         return session
 
     async def _measure(self, session: _Session, ws: ServerConnection) -> None:
@@ -566,8 +586,8 @@ class Listener:
         window = self.reconnect_time
 
         def expired() -> None:
-            loop.create_task(self._gone(session, FaultKind.DISCONNECT,
-                                        f"the connection dropped and did not come back within {window:g} s"))
+            self._spawn(self._gone(session, FaultKind.DISCONNECT,
+                                   f"the connection dropped and did not come back within {window:g} s"))
 
         session.expiry = loop.call_later(window, expired)
         log.info("%s: connection lost; holding the seat for %g s", session.name, window)
@@ -584,9 +604,10 @@ class Listener:
         ending = wire.END_FAULT
         waiting: list[str] = []
         claim: asyncio.Task[_Session] | None = None
+        read: asyncio.Task[bytes] | None = None
         try:
             while True:
-                read = asyncio.ensure_future(reader.read(65536))
+                read = self._spawn(reader.read(65536))
                 if session is None and claim is not None:
                     await asyncio.wait({read, claim}, return_when=asyncio.FIRST_COMPLETED)
                     if claim.done():
@@ -600,7 +621,7 @@ class Listener:
                     break
                 for kind, payload in frames.feed(data):
                     if kind == link.CLAIM and claim is None:
-                        claim = asyncio.ensure_future(self._claim(payload, writer))
+                        claim = self._spawn(self._claim(payload, writer))
                     elif kind == link.LINE:
                         if session is None:
                             waiting.append(payload)
@@ -614,8 +635,9 @@ class Listener:
         except (_Ended, ConnectionError, link.LinkError, asyncio.CancelledError):
             pass
         finally:
-            if claim is not None and not claim.done():
-                claim.cancel()
+            for task in (claim, read):
+                if task is not None and not task.done():
+                    task.cancel()
             self._seat_links.discard(writer)
             if session is not None and session.seat is writer:
                 session.seat = None
