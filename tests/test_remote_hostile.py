@@ -4,7 +4,9 @@ Each test runs a real match in this thread, with a ``remote:NAME`` seat played o
 listener by a well-behaved bot that speaks ``protocol/REMOTE.md`` itself (:class:`Bot`, in a
 thread), while other peers on 127.0.0.1 attack the listener: wrong tokens, silence, bad
 frames, oversized and flooding messages, connection storms, a second connection for a seat,
-TLS mistakes. Every attack must be refused the documented way, and the match must go on
+TLS mistakes. Floods from many addresses (127.0.0.2 to 127.0.0.46, and ::1 for IPv6) go to a
+referee in a subprocess with few descriptors, or to the listener's bookkeeping directly. Every
+attack must be refused the documented way, and the match must go on
 (or, for an attacker that holds a seat, record the attacker's fault and finish with the
 fallback player).
 
@@ -16,13 +18,17 @@ referee that has already finished.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import os
 import random
 import re
+import resource
+import selectors
 import socket
 import ssl
+import subprocess
 import sys
 import threading
 import time
@@ -47,7 +53,7 @@ from cardcli.remote.tokens import new_token
 from cardcli.seats.spec import make_seat
 from cardcli.transcript import FROM_BOT
 
-from conftest import run_cli
+from conftest import PYTHON_BOT, ROOT, command_line, descendants, read_records, records_written, run_cli, wait_for
 
 pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnhandledThreadExceptionWarning")
 
@@ -153,8 +159,9 @@ class Bot(threading.Thread):
             try:
                 return connect(self.url, sock=nodelay_socket(self.url), ssl=self.ssl_context, open_timeout=WAIT,
                                compression=None, max_size=wire.MAX_REFEREE_FRAME)
-            except InvalidStatus as err:
-                if err.response.status_code != 429 or time.monotonic() > deadline:
+            except (InvalidStatus, InvalidMessage, ConnectionResetError) as err:
+                busy = not isinstance(err, InvalidStatus) or err.response.status_code == 429  # 429, or reset at once
+                if not busy or time.monotonic() > deadline:
                     raise
                 self.busy_refusals += 1
                 time.sleep(0.05)
@@ -480,8 +487,8 @@ def test_a_storm_of_silent_connections_is_held_to_the_pending_limit_and_a_real_b
                 except ConnectionClosed:
                     said = None
                 return "in", admitted, said
-        except InvalidStatus as err:
-            return "busy", time.monotonic() - started, (err.response.status_code, err.response.body)
+        except (OSError, InvalidMessage) as err:  # reset as it was accepted: no HTTP answer
+            return "cut", time.monotonic() - started, err
 
     async def storm() -> list[tuple[str, float, Any]]:
         started = time.monotonic()
@@ -491,12 +498,12 @@ def test_a_storm_of_silent_connections_is_held_to_the_pending_limit_and_a_real_b
     answered = max(at for _, at, _ in outcomes)
     assert answered < limits.auth_time, f"the storm took {answered:.2f} s: not 'at once' any more"
     admitted = [said for what, _, said in outcomes if what == "in"]
-    busy = [said for what, _, said in outcomes if what == "busy"]
+    cut = [err for what, _, err in outcomes if what == "cut"]
     assert len(admitted) == limits.pending_per_address, len(admitted)
-    assert len(busy) == 200 - limits.pending_per_address
-    assert all(status == 429 and body.startswith(b"refused busy: ") for status, body in busy)
+    assert len(cut) == 200 - limits.pending_per_address, [o for o in outcomes if o[0] not in ("in", "cut")]
     assert all(said == f"refused auth: no 'auth' within {limits.auth_time:g} s" for said in admitted)
-    # They are gone: a real bot is let in (a relay retries a 429 briefly) and plays a whole match.
+    assert listener._tcp is not None and listener._tcp.refused == len(cut), "each one reset as it was accepted"
+    # They are gone: a real bot is let in (a relay retries a refusal briefly) and plays a whole match.
     bot = Bot(url, "alice", busy_retry=3.0)
     bot.start()
     assert bot.welcomed.wait(WAIT), bot.error
@@ -721,3 +728,303 @@ def test_every_task_the_listener_starts_is_kept_until_it_ends(listen: Callable[.
     assert unkept == [], f"tasks not kept: {unkept}"
     ran = {name for _, name in created}
     assert {"_measure", "close", "_gone", "_claim", "read"} <= ran, created
+
+
+# -- 13: floods from many addresses -----------------------------------------------------------
+
+
+HOLD_BOT = '''\
+"""A random bot whose first request, in whichever of its processes, is answered only once the
+file RELEASE exists; it says that it got there with the file AT_GO."""
+import os, random, sys, time
+folder = sys.argv[1]
+rng = random.Random(5)
+for line in sys.stdin:
+    words = line.split()
+    if words[:1] == ["cardcli"]:
+        print("id name holder", "ready", sep="\\n", flush=True)
+    elif words[:1] == ["go"]:
+        try:
+            os.close(os.open(os.path.join(folder, "AT_GO"), os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+            while not os.path.exists(os.path.join(folder, "RELEASE")):
+                time.sleep(0.02)
+        except FileExistsError:
+            pass
+        print("move", rng.choice(words[3:]), flush=True)
+    elif words[:1] == ["quit"]:
+        break
+'''
+FLOOD_ADDRESSES = [f"127.0.0.{i}" for i in range(2, 47)]
+"""45 source addresses, as one attacker with a handful of hosts (or one IPv6 /64) has."""
+FLOOD_PER_ADDRESS = 8
+FLOOD_MOST = 250_000
+"""Connections a flood makes at most (the listener resets most of them at once)."""
+FLOOD_TIME = 90.0
+"""Seconds a flood lasts at most."""
+OPEN_FILES = 256
+"""The referee's limit on open descriptors, soft and hard: it cannot raise it."""
+
+
+class Flood(threading.Thread):
+    """Silent TCP connections to ``port`` (connect, send nothing) from every address of
+    :data:`FLOOD_ADDRESSES`, :data:`FLOOD_PER_ADDRESS` at a time each: each one the listener
+    closes is opened again at once, until :meth:`stop`, :data:`FLOOD_MOST` connections or
+    :data:`FLOOD_TIME` seconds. Loopback only."""
+
+    def __init__(self, port: int):
+        super().__init__(daemon=True, name="flood")
+        self.port = port
+        self.made = 0
+        self.closed = 0
+        self.sources: set[str] = set()
+        self.at_once = 0
+        """The most connections open at the same time."""
+        self._stop_now = threading.Event()
+        self._selector = selectors.DefaultSelector()
+
+    def stop(self) -> "Flood":
+        self._stop_now.set()
+        self.join(WAIT)
+        assert not self.is_alive(), "the flood did not stop"
+        return self
+
+    def run(self) -> None:
+        try:
+            for address in FLOOD_ADDRESSES:
+                for _ in range(FLOOD_PER_ADDRESS):
+                    self._open(address)
+            end = time.monotonic() + FLOOD_TIME
+            while not self._stop_now.is_set() and time.monotonic() < end and self.made < FLOOD_MOST:
+                for key, _ in self._selector.select(0.05):
+                    self._closed_by_peer(key.fileobj, key.data)  # type: ignore[arg-type]
+        finally:
+            for key in list(self._selector.get_map().values()):
+                key.fileobj.close()  # type: ignore[union-attr]
+            self._selector.close()
+
+    def _open(self, address: str) -> None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sock.bind((address, 0))
+        sock.connect_ex(("127.0.0.1", self.port))
+        self._selector.register(sock, selectors.EVENT_READ, address)
+        self.made += 1
+        self.sources.add(address)
+        self.at_once = max(self.at_once, len(self._selector.get_map()))
+
+    def _closed_by_peer(self, sock: socket.socket, address: str) -> None:
+        try:
+            if sock.recv(4096):
+                return  # the listener said something (it never should to a silent peer): keep it
+        except BlockingIOError:
+            return
+        except OSError:
+            pass  # reset: refused at once
+        self._selector.unregister(sock)
+        sock.close()
+        self.closed += 1
+        self._open(address)
+
+
+def until(condition: Callable[[], bool], seconds: float) -> bool:
+    """Wait until ``condition`` holds (True) or ``seconds`` pass (False)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def limited_open_files() -> None:
+    """In the referee's process, before it runs: a limit it cannot raise."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
+
+
+class RefereeProcess:
+    """``cardcli ARGS`` in a subprocess with :data:`OPEN_FILES` descriptors at most; its port
+    read from the line it prints, its stderr kept."""
+
+    def __init__(self, *args: str):
+        self.proc = subprocess.Popen([sys.executable, "-m", "cardcli", *args], cwd=ROOT, text=True,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=limited_open_files,
+                                     env={**os.environ, "PYTHONPATH": str(ROOT)})
+        self.err: list[str] = []
+        self._listening = threading.Event()
+        threading.Thread(target=self._read_err, daemon=True).start()
+        assert self._listening.wait(60), f"the referee did not listen: {self.err}"
+        line = next(line for line in self.err if "listening on ws" in line)
+        self.port = int(line.split("://", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
+
+    def _read_err(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.err.append(line)
+            if "listening on ws" in line:
+                self._listening.set()
+        self._listening.set()
+
+    def finish(self, timeout: float = 240) -> tuple[int, str, str]:
+        out, _ = self.proc.communicate(timeout=timeout)
+        return self.proc.returncode, out, "".join(self.err)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate()
+
+
+def relay(port: int, token: str, folder: Path, *extra: str) -> subprocess.Popen[str]:
+    """``cardcli connect`` for alice, with :data:`HOLD_BOT` as her bot."""
+    return subprocess.Popen([sys.executable, "-m", "cardcli", "connect", f"ws://127.0.0.1:{port}/", "--name", "alice",
+                             "--token", token, *extra, "--", sys.executable, str(folder / "hold_bot.py"), str(folder)],
+                            cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def ended(process: subprocess.Popen[str]) -> tuple[int, str]:
+    """A relay's exit status (-9 when it had to be killed) and its stderr."""
+    try:
+        process.wait(WAIT * 2)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    return process.wait(), process.communicate()[1]
+
+
+def bot_processes(root: int, mark: str) -> set[int]:
+    return {pid for pid in descendants(root) if mark in (command_line(pid) or "")}
+
+
+def test_a_flood_of_silent_connections_from_many_addresses_leaves_the_referee_its_files_and_its_bots(
+        tmp_path: Path) -> None:
+    """What an attacker did to the listener when it counted connections only per address: 8
+    silent connections from each of 40 addresses took every descriptor of a referee limited to
+    256, so the local bot of the next match could not be started (or the record not written).
+
+    A tournament of one match at a time, each with a fresh local bot (``--restart-bots``), in a
+    referee that cannot have more than 256 descriptors: alice plays over ``cardcli connect``
+    and holds her first answer while the flood starts, then plays on during it; the first
+    match's record is written and the second match's local bot started during the flood; a
+    relay that connects after the flood plays the remaining matches."""
+    (tmp_path / "hold_bot.py").write_text(HOLD_BOT)
+    token = new_token()
+    tokens = tmp_path / "tokens.txt"
+    tokens.write_text(f"alice {token}\n")
+    cup = tmp_path / "cup"
+    referee = RefereeProcess(
+        "tournament", "peppa", "--bot", "alice=remote:alice", "--bot", f"carol={PYTHON_BOT}", "--bot", "dave=random",
+        "--bot", "erin=random", "--deal-sets", "1", "--seed", "4", "-j", "1", "--restart-bots",
+        "-o", "end_threshold=1", "--move-time", "60", "--startup-time", "60", "--connect-time", "180",
+        "--dir", str(cup), "--listen", "127.0.0.1:0", "--tokens", str(tokens), "--json")
+    relays = [relay(referee.port, token, tmp_path, "--once")]
+    flood = Flood(referee.port)
+    try:
+        wait_for(lambda: (tmp_path / "AT_GO").exists(), "alice's first request", WAIT * 4)
+        first_carol = bot_processes(referee.proc.pid, "random_bot.py")
+        flood.start()
+        until(lambda: flood.made >= 5000, 10)  # in full swing (the old listener made it hang instead)
+        (tmp_path / "RELEASE").touch()
+        # the first match ends, its record is written, the second match starts its own carol: all during the flood
+        until(lambda: records_written(cup) >= 1
+              and bool(bot_processes(referee.proc.pid, "random_bot.py") - first_carol), WAIT * 4)
+        flood.stop()
+        during = records_written(cup)
+        relays.append(relay(referee.port, token, tmp_path))  # a bot that connects after the flood
+        code, out, err = referee.finish()
+        outcomes = [ended(r) for r in relays]
+    finally:
+        if flood.ident is not None:
+            flood.stop()
+        referee.kill()
+        for r in relays:
+            if r.poll() is None:
+                r.kill()
+                r.communicate()
+    assert flood.sources == set(FLOOD_ADDRESSES) and flood.at_once >= len(FLOOD_ADDRESSES) * FLOOD_PER_ADDRESS
+    assert flood.made > 2 * OPEN_FILES, flood.made
+    tail = err[-2000:]
+    assert code == 0, tail
+    records = read_records(cup / "records.jsonl")
+    assert [f for r in records for f in r["faults"]] == [], "no seat faulted: not alice's, not the local bot's"
+    assert len(records) == json.loads(out)["matches"] == 4
+    assert all(r["status"] == "complete" for r in records)
+    assert all(any(seat.get("network", {}).get("remote") == "alice" for seat in r["seats"]) for r in records)
+    verified = run_cli("verify", str(cup / "records.jsonl"))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert during >= 1, "the first match's record was written during the flood"
+    assert [status for status, _ in outcomes] == [0, 0], outcomes
+    assert "Too many open files" not in err and "Invalid file descriptor" not in err, tail
+    assert "the listener refuses new connections" in err, "the flood reached the listener's cap"
+
+
+def test_an_ipv6_flood_from_one_64_counts_as_one_address() -> None:
+    """Whoever has one IPv6 address has its /64: every per-address count and ban is kept by
+    /64, so 500 addresses of one /64 get no more than one address does."""
+    from cardcli.remote.hub import Caps, _Book, address_key
+
+    limits = Limits()
+    book = _Book(limits, Caps(limit=65536, in_use=0, reserved=64, connections=4096, pending=1024))
+    network = ipaddress.IPv6Network("2001:db8:7:1::/64")
+    admitted = []
+    for i in range(500):
+        key = address_key(str(network[1 + i * 7_919_000_003]))
+        if book.full() is None and book.crowded(key) is None:
+            admitted.append(book.opened(key, fd=1000 + i))
+    assert len(admitted) == limits.pending_per_address
+    assert book.pending == {"2001:db8:7:1::/64": limits.pending_per_address}
+    assert book.crowded(address_key("2001:db8:7:2::1")) is None, "the next /64 is another address"
+    # authenticated connections stop counting as waiting; closed ones stop counting at all
+    book.authenticated(admitted[0])
+    assert book.crowded(address_key(str(network[12345]))) is None
+    for slot in admitted:
+        slot.release()
+    assert (book.open, book.pending, book.total, book.total_pending, book.slots) == ({}, {}, 0, 0, {})
+    # failures from anywhere in the /64 ban all of it, and nothing else
+    for i in range(limits.failures_per_address):
+        book.failed(address_key(str(network[99 + i * 1_000_003])))
+    assert book.banned(address_key(str(network[-1])))
+    assert not book.banned(address_key("2001:db8:7:2::1"))
+    # an IPv4 peer of a dual-stack socket is its IPv4 address; a scope does not make another address
+    assert address_key("::ffff:127.0.0.5") == address_key("127.0.0.5") == "127.0.0.5"
+    assert address_key("fe80::1%lo") == address_key("fe80::2") == "fe80::/64"
+
+
+def test_silent_connections_over_ipv6_loopback_are_counted_by_their_64_as_they_are_accepted() -> None:
+    """The same, through a real listener on ::1: silent connections (no HTTP request) are
+    counted from their accept, under the /64 of ::1; one over the address's limit is reset."""
+    try:
+        with socket.create_server(("::1", 0), family=socket.AF_INET6):
+            pass
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    listener = Listener(Address("::1", 0), TOKENS, {"alice": 1}, reconnect_time=1.0, limits=Limits(auth_time=WAIT))
+    listener.bind()
+    listener.start()
+    silent: list[socket.socket] = []
+    book = listener._book
+    assert book is not None and listener._tcp is not None
+    try:
+        for _ in range(Limits().pending_per_address):
+            silent.append(socket.create_connection(("::1", listener.port), timeout=WAIT))
+        wait_for(lambda: book.pending == {"::/64": Limits().pending_per_address}, "the silent ones counted", WAIT)
+        try:
+            ninth = socket.create_connection(("::1", listener.port), timeout=WAIT)
+        except ConnectionResetError:
+            pass  # reset before the connect call returned
+        else:
+            silent.append(ninth)
+            try:
+                said = ninth.recv(1)
+            except ConnectionResetError:
+                said = b""
+            assert said == b"", "the ninth connection is closed without a word"
+        wait_for(lambda: listener._tcp is not None and listener._tcp.refused == 1, "the ninth connection reset", WAIT)
+        assert book.pending == {"::/64": Limits().pending_per_address} and book.total == len(book.slots) == 8
+        for sock in silent:
+            sock.close()
+        wait_for(lambda: book.total == 0 and not book.slots, "the closes counted", WAIT)
+        assert attempt_welcome(f"ws://[::1]:{listener.port}/", "alice").startswith("welcome ")
+    finally:
+        for sock in silent:
+            sock.close()
+        listener.close(drain=0.5)

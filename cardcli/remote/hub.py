@@ -18,17 +18,28 @@ What a peer can do is bounded: a frame's size (the bot's line limit), frames and
 second, connections per address (authenticated or not), failed authentications per address,
 and the time to authenticate. Everything it sends is checked before it is used; nothing it
 sends becomes a path, a command or unescaped output.
+
+What many peers can do together is bounded too: connections waiting to authenticate, and
+connections in all, are capped for the whole listener, and the caps are derived from the
+process's limit on open descriptors (:func:`budget`), so that the network can never take the
+descriptors the referee needs for its records, its bots' pipes and their stderr files. A
+connection is counted from the moment it is accepted (:class:`_Door`), not from its HTTP
+request: a peer that connects and says nothing costs exactly what one that talks does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import errno
 import http
+import ipaddress
 import logging
 import os
+import resource
 import secrets
 import socket
 import ssl
+import struct
 import tempfile
 import threading
 import time
@@ -55,13 +66,20 @@ RETURN_TIME = 3.0
 
 @attrs.frozen
 class Limits:
-    """What one address and one connection may cost the referee."""
+    """What one address, one connection, and all of them together may cost the referee. An
+    "address" is an IPv4 address or an IPv6 /64 (:func:`address_key`)."""
 
     auth_time: float = 5.0
     """Seconds from the connection to a well-formed ``auth``."""
     pending_per_address: int = 8
     """Connections of one address that have not authenticated yet."""
     connections_per_address: int = 64
+    max_pending: int = 256
+    """Connections of all addresses together that have not authenticated yet: what a peer with
+    many addresses runs into. Lowered further when the descriptor budget is smaller."""
+    max_connections: int = 4096
+    """Connections the listener holds at once, authenticated or not. Lowered further when the
+    descriptor budget is smaller."""
     failures_per_address: int = 10
     """Refused authentications within :attr:`failure_window` after which the address is
     refused for that long."""
@@ -70,6 +88,110 @@ class Limits:
     frame_burst: float = 4000.0
     bytes_per_second: float = 4 << 20
     byte_burst: float = 8 << 20
+
+
+OPEN_FILES_WANTED = 1 << 16
+"""The soft limit on open descriptors the listener raises the process's to, when the hard
+limit allows: far more than its caps need, and no more, since every bot the referee starts
+inherits it."""
+RESERVED_FILES = 64
+"""Descriptors kept, at the least, for the referee's own use after the listener binds (records,
+bots' pipes and stderr files, a tournament's workers); an eighth of the limit when that is more."""
+LISTENER_FILES = 8
+"""Descriptors the listener opens after it binds, besides its connections and its seats' links:
+its loop's selector and wake-up pair, a refused connection while it is being reset, and room
+to spare."""
+BACKLOG = 256
+"""The listening socket's queue of connections the kernel has completed and the listener has
+not accepted yet (they hold no descriptor of the referee's). asyncio also accepts up to this
+many in one turn of its loop; each is counted before anything else happens to it."""
+REFUSED_PER_ACCEPT = 4
+"""Connections over the caps that one call of :meth:`_Door.accept` resets before it lets the
+loop do other work."""
+FULL_TOLD_EVERY = 30.0
+"""Seconds between two warnings that the listener is full."""
+
+
+@attrs.frozen
+class Caps:
+    """The listener's caps on connections, derived from the descriptors it may use
+    (:func:`budget`), and what they were derived from."""
+
+    limit: int
+    """The process's soft limit on open descriptors (after raising it)."""
+    in_use: int
+    """Descriptors open when the listener bound."""
+    reserved: int
+    """Descriptors left to the referee itself."""
+    connections: int
+    """TCP connections the listener holds at once, at most."""
+    pending: int
+    """Of those, connections not authenticated yet, at most."""
+
+
+def raise_open_file_limit() -> int:
+    """Raise the soft limit on open descriptors to the hard limit (up to
+    :data:`OPEN_FILES_WANTED`), where the system allows, and return the soft limit in force: a
+    soft limit of 1,024 or less, common by default, would make the caps small for no reason."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = OPEN_FILES_WANTED if hard == resource.RLIM_INFINITY else min(hard, OPEN_FILES_WANTED)
+    if soft == resource.RLIM_INFINITY:
+        return OPEN_FILES_WANTED
+    if soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):
+            return soft  # some systems cap it lower than they say (macOS: OPEN_MAX)
+        return wanted
+    return soft
+
+
+def open_descriptors() -> int:
+    """How many descriptors this process has open now (a generous guess where the system
+    cannot list them)."""
+    for folder in ("/proc/self/fd", "/dev/fd"):
+        try:
+            return len(os.listdir(folder)) - 1  # less the one listing it
+        except OSError:
+            continue
+    return RESERVED_FILES
+
+
+def budget(limits: Limits, limit: int, in_use: int, sessions: int) -> Caps:
+    """The caps that keep the process within ``limit`` descriptors whatever the network does.
+
+    The referee keeps :data:`RESERVED_FILES` (or an eighth of the limit) beyond what was open
+    when the listener bound; the listener keeps :data:`LISTENER_FILES` and one link per
+    session; the rest may hold connections. Of those, room for two connections per session
+    (a session's, and the one that replaces it after a drop) is never given to connections that
+    have not authenticated, so that a flood of them cannot crowd out the bots that play. A
+    connection over the caps is accepted only to be reset at once (:class:`_Door`): the one
+    descriptor it holds meanwhile is among :data:`LISTENER_FILES`.
+
+    UsageError when the limit leaves too little room (``ulimit -n`` must be raised)."""
+    reserved = max(RESERVED_FILES, limit // 8)
+    room = limit - in_use - reserved - LISTENER_FILES - sessions
+    connections = min(limits.max_connections, room)
+    pending = min(limits.max_pending, connections - 2 * sessions)
+    if pending < limits.pending_per_address:
+        raise UsageError(f"the limit on open files ({limit}; {in_use} open) leaves too little room for the "
+                         f"listener's connections: raise it (ulimit -n), or listen for fewer remote seats")
+    return Caps(limit, in_use, reserved, connections, pending)
+
+
+def address_key(host: str) -> str:
+    """What the per-address limits count by: an IPv4 address as it is, an IPv6 address by its
+    /64 (one network's prefix: whoever has one address has 2^64 of them), an IPv4-mapped IPv6
+    address (a dual-stack socket's IPv4 peer) as its IPv4 address."""
+    try:
+        ip = ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 @attrs.frozen
@@ -130,59 +252,183 @@ class _Bucket:
         return self.level >= 0
 
 
-class _Book:
-    """Per-address counts: connections, unauthenticated connections, recent refusals. A
-    connection is counted from its admission (before the WebSocket handshake) until it closes,
-    whatever happens in between."""
+class _Slot:
+    """One TCP connection as the book counts it: from its accept to the close of its socket."""
 
-    def __init__(self, limits: Limits):
+    __slots__ = ("key", "fd", "pending", "book")
+
+    def __init__(self, key: str, fd: int, book: "_Book"):
+        self.key, self.fd = key, fd
+        self.book: _Book | None = book
+        self.pending = True
+
+    def release(self) -> None:
+        """The connection's socket is closed (only the first call counts)."""
+        book, self.book = self.book, None
+        if book is not None:
+            book.closed(self)
+
+
+class _Book:
+    """The counts that the limits are checked against: connections and unauthenticated
+    connections, of each address and of all together, and each address's recent failed
+    authentications. Used in the listener's thread only."""
+
+    def __init__(self, limits: Limits, caps: Caps):
         self.limits = limits
+        self.caps = caps
         self.open: dict[str, int] = {}
         self.pending: dict[str, int] = {}
         self.failures: dict[str, deque[float]] = {}
-        self._unauthenticated: set[int] = set()
+        self.total = 0
+        self.total_pending = 0
+        self.slots: dict[int, _Slot] = {}
+        """The open connections by their socket's descriptor."""
 
-    def admit(self, address: str) -> str | None:
-        """None to let a new connection in, else why not."""
-        failures = self.failures.get(address)
-        now = time.monotonic()
-        if failures is not None:
-            while failures and failures[0] < now - self.limits.failure_window:
-                failures.popleft()
-            if not failures:
-                del self.failures[address]
-            elif len(failures) >= self.limits.failures_per_address:
-                return "too many failed attempts from this address"
-        if self.pending.get(address, 0) >= self.limits.pending_per_address:
+    def full(self) -> str | None:
+        """None while the listener may take one more connection, else why not."""
+        if self.total >= self.caps.connections:
+            return f"{self.total} connections, the most it holds"
+        if self.total_pending >= self.caps.pending:
+            return f"{self.total_pending} connections waiting to authenticate, the most it holds"
+        return None
+
+    def crowded(self, key: str) -> str | None:
+        """None while ``key`` may open one more connection, else why not."""
+        if self.pending.get(key, 0) >= self.limits.pending_per_address:
             return "too many connections waiting to authenticate from this address"
-        if self.open.get(address, 0) >= self.limits.connections_per_address:
+        if self.open.get(key, 0) >= self.limits.connections_per_address:
             return "too many connections from this address"
         return None
 
-    def opened(self, address: str, key: int) -> None:
-        self.open[address] = self.open.get(address, 0) + 1
-        self.pending[address] = self.pending.get(address, 0) + 1
-        self._unauthenticated.add(key)
+    def opened(self, key: str, fd: int) -> _Slot:
+        slot = _Slot(key, fd, self)
+        self.slots[fd] = slot
+        self.total += 1
+        self.total_pending += 1
+        self.open[key] = self.open.get(key, 0) + 1
+        self.pending[key] = self.pending.get(key, 0) + 1
+        return slot
 
-    def authenticated(self, address: str, key: int) -> None:
-        if key in self._unauthenticated:
-            self._unauthenticated.discard(key)
-            self._drop(self.pending, address)
+    def authenticated(self, slot: _Slot) -> None:
+        if slot.pending:
+            slot.pending = False
+            self.total_pending -= 1
+            self._drop(self.pending, slot.key)
 
-    def closed(self, address: str, key: int) -> None:
-        self._drop(self.open, address)
-        self.authenticated(address, key)
+    def closed(self, slot: _Slot) -> None:
+        self.authenticated(slot)
+        self.total -= 1
+        self._drop(self.open, slot.key)
+        if self.slots.get(slot.fd) is slot:
+            del self.slots[slot.fd]
 
-    def failed(self, address: str) -> None:
-        self.failures.setdefault(address, deque(maxlen=1000)).append(time.monotonic())
+    def banned(self, key: str) -> bool:
+        """True while ``key`` has failed to authenticate too often within the window."""
+        failures = self.failures.get(key)
+        if failures is None:
+            return False
+        now = time.monotonic()
+        while failures and failures[0] < now - self.limits.failure_window:
+            failures.popleft()
+        if not failures:
+            del self.failures[key]
+            return False
+        return len(failures) >= self.limits.failures_per_address
+
+    def failed(self, key: str) -> None:
+        self.failures.setdefault(key, deque(maxlen=1000)).append(time.monotonic())
 
     @staticmethod
-    def _drop(counts: dict[str, int], address: str) -> None:
-        left = counts.get(address, 0) - 1
+    def _drop(counts: dict[str, int], key: str) -> None:
+        left = counts.get(key, 0) - 1
         if left > 0:
-            counts[address] = left
+            counts[key] = left
         else:
-            counts.pop(address, None)
+            counts.pop(key, None)
+
+
+class _Counted(socket.socket):
+    """An accepted connection's socket. asyncio closes it when the connection is lost, however
+    that happens (the peer left, a handshake timed out, the TLS handshake failed, the
+    listener closed it): its place in the book is given back then, and only then."""
+
+    slot: _Slot | None = None
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            slot, self.slot = self.slot, None
+            if slot is not None:
+                slot.release()
+
+
+class _Door(socket.socket):
+    """The listening TCP socket, through which every connection is counted as it is accepted.
+
+    asyncio's server calls :meth:`accept` whenever the socket is readable, as many times in a
+    row as its backlog, and only at a later turn of its loop hands each connection to a
+    protocol: a connection refused by the protocol would hold a descriptor until then, as many
+    of them as that turn accepted. So the caps are checked here, in the accept itself: a
+    connection over them is reset at once (no descriptor kept, no TIME_WAIT), and one within
+    them is counted before asyncio sees it."""
+
+    def __init__(self, family: int, book: _Book | None = None):
+        super().__init__(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        self.book = book
+        self.refused = 0
+        """Connections reset for being over a cap, since the listener started."""
+        self.told_at: float | None = None
+        """When the listener last said it was full."""
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        """The next connection within the caps, counted. Those over them are reset on the way,
+        up to :data:`REFUSED_PER_ACCEPT`; then BlockingIOError, as when none is waiting, and
+        asyncio calls again at its loop's next turn (the loop's other work goes first)."""
+        for _ in range(REFUSED_PER_ACCEPT):
+            try:
+                conn, peer = super().accept()
+            except ConnectionAbortedError:
+                continue  # gone before it was accepted
+            counted = self._admit(conn, peer)
+            if counted is not None:
+                return counted, peer
+        raise BlockingIOError(errno.EAGAIN, "the loop's other work first")
+
+    def _admit(self, conn: socket.socket, peer: Any) -> _Counted | None:
+        """``conn`` as a counted socket, or None after resetting it (over a cap)."""
+        assert self.book is not None
+        key = address_key(str(peer[0]))
+        full = self.book.full()
+        if full is not None or self.book.crowded(key) is not None:
+            self.refused += 1
+            _reset(conn)
+            if full is not None:
+                self._tell_full(full)
+            return None
+        family, kind, proto = conn.family, conn.type, conn.proto
+        counted = _Counted(family, kind, proto, fileno=conn.detach())
+        counted.slot = self.book.opened(key, counted.fileno())
+        return counted
+
+    def _tell_full(self, why: str) -> None:
+        """Say, once in a while, that the listener turns connections away: bots cannot get in
+        while it lasts (one address over its own limits is not news)."""
+        now = time.monotonic()
+        if self.told_at is None or now - self.told_at >= FULL_TOLD_EVERY:
+            self.told_at = now
+            log.warning("cardcli: the listener refuses new connections: %s (%d refused so far)", why, self.refused)
+
+
+def _reset(conn: socket.socket) -> None:
+    """Close a connection with a reset: nothing is sent or waited for, and no TIME_WAIT is
+    left behind for each of a flood's connections."""
+    try:
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    except OSError:
+        pass
+    conn.close()
 
 
 class _Session:
@@ -224,7 +470,9 @@ class Listener:
         self.tls = tls.context() if tls is not None else None
         self.reconnect_time = reconnect_time
         self.limits = limits
-        self._book = _Book(limits)
+        self.caps: Caps | None = None
+        """The caps on connections, known once the listener is bound (:func:`budget`)."""
+        self._book: _Book | None = None
         self._sessions: dict[str, _Session] = {}
         self._idle: dict[str, deque[_Session]] = {}
         self._live: dict[str, int] = {}
@@ -232,7 +480,7 @@ class Listener:
         self._arrived: asyncio.Condition | None = None
         self._dummy = secrets.token_urlsafe(24)
         """Compared against when the name is unknown, so that takes as long as a wrong token."""
-        self._tcp: socket.socket | None = None
+        self._tcp: _Door | None = None
         self._unix: socket.socket | None = None
         self._folder: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -269,6 +517,8 @@ class Listener:
         return f"{scheme}://{host}:{self.port}/"
 
     def bind(self) -> None:
+        """Open the listening sockets, raise the limit on open descriptors, and derive the caps
+        on connections from what is open now (the referee's bots and records come after)."""
         try:
             infos = socket.getaddrinfo(self.address.host, self.address.port, type=socket.SOCK_STREAM,
                                        flags=socket.AI_PASSIVE)
@@ -278,11 +528,11 @@ class Listener:
         # IPPROTO_TCP named explicitly: the accepted sockets inherit it, and asyncio turns off
         # Nagle's algorithm only on sockets that name it (an ack frame and a line frame written
         # back to back would otherwise wait 40 ms for the peer's delayed ACK)
-        tcp = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        tcp = _Door(family)
         try:
             tcp.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             tcp.bind(where)
-            tcp.listen(256)
+            tcp.listen(BACKLOG)
         except OSError as err:
             tcp.close()
             raise UsageError(f"--listen {self.address.host}:{self.address.port}: {err.strerror}") from None
@@ -292,6 +542,16 @@ class Listener:
         unix.bind(self.link_path)
         unix.listen(256)
         self._unix = unix
+        limit = raise_open_file_limit()
+        try:
+            self.caps = budget(self.limits, limit, open_descriptors(), sum(self.capacity.values()))
+        except UsageError:
+            self.close()
+            raise
+        self._book = tcp.book = _Book(self.limits, self.caps)
+        log.info("connections at most: %d, %d of them waiting to authenticate (open files: %d of %d, "
+                 "%d kept for the referee)", self.caps.connections, self.caps.pending, self.caps.in_use, limit,
+                 self.caps.reserved)
 
     def start(self) -> None:
         """Serve in a thread of this process (call after any fork)."""
@@ -346,7 +606,7 @@ class Listener:
         self._stopping = asyncio.Event()
         assert self._tcp is not None and self._unix is not None
         self._server = await serve(
-            self._connection, sock=self._tcp, ssl=self.tls, process_request=self._admit,
+            self._connection, sock=self._tcp, ssl=self.tls, process_request=self._admit, backlog=BACKLOG,
             max_size=wire.MAX_PEER_FRAME, max_queue=16, compression=None, open_timeout=self.limits.auth_time,
             ping_interval=5, ping_timeout=10, close_timeout=2, server_header=None,
             logger=logging.getLogger("cardcli.remote.websockets"),
@@ -398,29 +658,32 @@ class Listener:
     # -- connections from bots -------------------------------------------------------------------
 
     def _admit(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Before the WebSocket handshake: refuse an address over its limits with a plain
-        HTTP 429, which costs the referee next to nothing."""
-        address = _host(connection)
-        why = self._book.admit(address)
-        if why is None:
-            self._book.opened(address, id(connection))
-            self._spawn(self._count_until_closed(connection, address))
+        """Before the WebSocket handshake: refuse an address that failed to authenticate too
+        often with a plain HTTP 429, which costs the referee next to nothing. (The caps on
+        connections were checked when the connection was accepted, see :class:`_Door`.)"""
+        assert self._book is not None
+        if not self._book.banned(address_key(_host(connection))):
             return None
         connection.logger = _QUIET
-        return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS, f"refused busy: {why}\n")
+        return connection.respond(http.HTTPStatus.TOO_MANY_REQUESTS,
+                                  "refused busy: too many failed attempts from this address\n")
 
-    async def _count_until_closed(self, connection: ServerConnection, address: str) -> None:
-        await connection.wait_closed()
-        self._book.closed(address, id(connection))
+    def _slot(self, ws: ServerConnection) -> _Slot | None:
+        """The book's entry of this connection (None once its socket is closed)."""
+        assert self._book is not None
+        sock = ws.transport.get_extra_info("socket")
+        return self._book.slots.get(sock.fileno()) if sock is not None else None
 
     async def _connection(self, ws: ServerConnection) -> None:
+        assert self._book is not None
         address = _host(ws)
+        key = address_key(address)
         session: _Session | None = None
         try:
             try:
                 first = await asyncio.wait_for(ws.recv(), self.limits.auth_time)
             except asyncio.TimeoutError:
-                self._book.failed(address)
+                self._book.failed(key)
                 await _refuse(ws, "auth", f"no 'auth' within {self.limits.auth_time:g} s")
                 return
             if not isinstance(first, str):
@@ -429,17 +692,19 @@ class Listener:
             try:
                 auth = wire.parse_auth(first)
             except wire.WireError as err:
-                self._book.failed(address)
+                self._book.failed(key)
                 await _refuse(ws, "frame", str(err))
                 return
             expected = self.tokens.get(auth.name)
             good = wire.same_secret(auth.token, expected if expected is not None else self._dummy)
             if expected is None or not good:
-                self._book.failed(address)
+                self._book.failed(key)
                 log.info("refused %s from %s: wrong name or token", printable(auth.name), address)
                 await _refuse(ws, "auth", "wrong name or token")
                 return
-            self._book.authenticated(address, id(ws))
+            slot = self._slot(ws)
+            if slot is not None:
+                self._book.authenticated(slot)
             session = await self._attach(ws, auth)
             if session is None:
                 return
