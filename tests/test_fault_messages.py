@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +46,28 @@ def test_id_without_ready_gets_no_flush_hint_from_check_bot() -> None:
     assert "flush" not in failed[0]["detail"]
 
 
-def test_a_move_without_move_is_quoted_with_the_limit_and_the_time_waited(record_path: Path) -> None:
-    detail = only_fault(play_with(faulty("--bare-move-at", "2"), record_path), "timeout")
+def test_a_move_without_move_is_a_fault_at_once_that_says_how_answers_start(record_path: Path) -> None:
+    """A bot that answers ``QS`` for ``move QS``: told at its first bare answer, under a move
+    time of 30 s, and never put down to debug output."""
+    started = time.monotonic()
+    proc = run_cli("play", "peppa", "--seed", "3", *FAST, "--move-time", "30", "--seat", faulty("--bare-move-at", "2"),
+                   "--seat", "random", "--seat", "random", "--seat", "random", "--record", str(record_path), "--json")
+    took = time.monotonic() - started
+    detail = only_fault(json.loads(proc.stdout), "malformed")
     record = read_records(record_path)[0]
     assert len(answered_before_fault(record, 0)) == 1
-    match = re.fullmatch(r"no answer in time \(limit 1 s, waited (\d\.\d\d) s\); received '(\S+)', "
-                         r"ignored: answers start with 'move '", detail)
-    assert match is not None, detail
-    assert float(match.group(1)) >= 1.0
+    assert re.fullmatch(r"'(\S+)' on a line of its own: answers start with 'move ' \(write 'move \1'\)", detail), detail
+    assert took < 15, f"the fault waited out the clock: {took:.1f} s"
+    assert "debug output" not in proc.stderr, proc.stderr
+
+
+def test_a_bare_move_in_verbose_is_not_called_an_ignored_line() -> None:
+    proc = run_cli("play", "peppa", "--seed", "3", *FAST, "--verbose", "--seat", faulty("--bare-move-at", "2"),
+                   "--seat", "random", "--seat", "random", "--seat", "random")
+    assert proc.returncode == 0, proc.stderr
+    bare = [line for line in proc.stderr.splitlines() if re.search(r"seat0 >> [2-9TJQKA][CDHS]$", line)]
+    assert len(bare) == 1, proc.stderr
+    assert "debug output belongs on stderr" not in proc.stderr
 
 
 def test_a_slow_answer_names_the_limit_and_the_time_taken(record_path: Path) -> None:

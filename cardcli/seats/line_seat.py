@@ -285,15 +285,29 @@ class LineSeat(Seat):
                 if not move or " " in move:
                     raise SeatFault(FaultKind.MALFORMED, f"a move is one token: {clip(line)!r}")
                 request = self._request
-                if request is not None and move not in request.moves and self._unread_request():
-                    raise SeatFault(
-                        FaultKind.PROTOCOL,
-                        f"move sent without a request: {clip(line)!r} (before the bot had read the request)",
-                    )
+                if request is not None and move not in request.moves:
+                    if self._unread_request():
+                        raise SeatFault(
+                            FaultKind.PROTOCOL,
+                            f"move sent without a request: {clip(line)!r} (before the bot had read the request)",
+                        )
                 self._answer = Answer(move, self._elapsed())
                 self._kept_alive = False
             else:
-                self._note(protocol.parse_bot_line(line), line)
+                parsed = protocol.parse_bot_line(line)
+                if self._bare_move(parsed):
+                    raise SeatFault(FaultKind.MALFORMED, f"{parsed.word!r} on a line of its own: answers start with "
+                                                         f"'move ' (write 'move {parsed.word}')")
+                self._note(parsed, line)
+
+    def _bare_move(self, parsed: protocol.BotLine) -> bool:
+        """Whether a line the protocol would ignore is one of the open request's moves written
+        alone, without ``move`` in front: the bot's answer, misspelt. It is told at once,
+        rather than ignored until the clock runs out and then put down to debug output. A line
+        that came before the bot had read the request cannot answer it, and stays ignored."""
+        request = self._request
+        return (request is not None and parsed.kind == "unknown" and not parsed.text
+                and parsed.word in request.moves and not self._unread_request())
 
     def _unread_request(self) -> bool:
         """Whether the bot has not yet read the whole open request: then no line it sent can be
@@ -341,7 +355,9 @@ class LineSeat(Seat):
             return None
         self.transcript.received(line)
         if log.isEnabledFor(logging.DEBUG):
-            ignored = protocol.parse_bot_line(line).kind == "unknown"
+            parsed = protocol.parse_bot_line(line)
+            ignored = parsed.kind == "unknown" and not (
+                self._request is not None and not parsed.text and parsed.word in self._request.moves)
             log.debug("%s >> %s%s", self.tag, printable(line, DETAIL_WIDTH),
                       f"    [ignored: not a protocol line; {DEBUG_HINT}]" if ignored else "")
         return line
