@@ -70,6 +70,14 @@ def test_a_bare_move_in_verbose_is_not_called_an_ignored_line() -> None:
     assert "debug output belongs on stderr" not in proc.stderr
 
 
+def test_the_time_field_answered_as_a_move_is_named_as_the_time_limit(record_path: Path) -> None:
+    detail = only_fault(play_with(faulty("--time-as-move-at", "2"), record_path), "illegal")
+    assert detail == ("'1000' refused: it is the request's time limit in milliseconds, the third word of 'go', "
+                      "not a move; the moves start at the fourth word ('go play 1000 MOVE MOVE ...')"), detail
+    assert "not a card" not in detail
+    assert len(answered_before_fault(read_records(record_path)[0], 0)) == 1
+
+
 def test_a_slow_answer_names_the_limit_and_the_time_taken(record_path: Path) -> None:
     detail = only_fault(play_with(faulty("--slow-at", "2", "--delay", "1.6"), record_path), "timeout")
     match = re.match(r"no answer in time \(limit 1 s, waited (\d\.\d\d) s\); nothing received", detail)

@@ -291,6 +291,9 @@ class LineSeat(Seat):
                             FaultKind.PROTOCOL,
                             f"move sent without a request: {clip(line)!r} (before the bot had read the request)",
                         )
+                    misread = _misread_field(move, request)
+                    if misread is not None:
+                        raise SeatFault(FaultKind.ILLEGAL, misread)
                 self._answer = Answer(move, self._elapsed())
                 self._kept_alive = False
             else:
@@ -452,6 +455,23 @@ def _allowance(request: Request) -> str:
     if request.bank_us is None:
         return limit
     return f"{limit} + time bank {request.bank_us / 1e6:.3f} s"
+
+
+def _misread_field(move: str, request: Request) -> str | None:
+    """The detail of an answer that is not a move but another field of the request (a bot that
+    read the wrong word of its ``go`` line), or None: the time limit, the kind, or the time
+    bank. Worded as the referee words any refused token (``'X' refused: ...``), so a replay
+    of the record quotes the bot's line as for any ``illegal`` fault."""
+    if move == str(request.millis):
+        what = "the request's time limit in milliseconds, the third word of 'go'"
+    elif move == request.kind:
+        what = "the request's kind, the second word of 'go'"
+    elif request.bank_us is not None and move == str(request.bank_us // 1000):
+        what = "the time left in the bank, from the 'bank' line"
+    else:
+        return None
+    return (f"{clip(move)!r} refused: it is {what}, not a move; the moves start at the fourth word "
+            f"('go {request.kind} {request.millis} MOVE MOVE ...')")
 
 
 def _quote(partial: bytes) -> str:

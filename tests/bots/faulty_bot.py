@@ -57,6 +57,8 @@ p.add_argument("--pidfile", default=None, help="append a line with own pid (and 
 p.add_argument("--no-flush", action="store_true", help="never flush stdout (its lines stay in a 64 KiB buffer)")
 p.add_argument("--id-no-ready", action="store_true", help="send 'id name' and 'id author', never 'ready'")
 p.add_argument("--bare-move-at", type=int, default=0, help="answer the move without 'move ' in front")
+p.add_argument("--time-as-move-at", type=int, default=0,
+               help="answer the go line's time field (its third word) as the move")
 p.add_argument("--debug-stdout", action="store_true", help="print debug lines on stdout at every request")
 p.add_argument("--traceback-at", type=int, default=0, help="raise an exception (a traceback, status 1)")
 p.add_argument("--exit-after-result", action="store_true", help="exit with status 0 on 'result'")
@@ -145,6 +147,9 @@ for raw in sys.stdin:
             send(f"best so far: {moves[0]}")
         if n == args.bare_move_at:
             send(moves[0])
+            continue
+        if n == args.time_as_move_at:
+            send(f"move {words[2]}")
             continue
         if args.chatty:
             send("info thinking hard")
