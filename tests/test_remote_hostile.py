@@ -1028,3 +1028,84 @@ def test_silent_connections_over_ipv6_loopback_are_counted_by_their_64_as_they_a
         for sock in silent:
             sock.close()
         listener.close(drain=0.5)
+
+
+STARVED_LISTENER = '''\
+"""A listener whose process uses up every descriptor it has left when told "hog" (one line a
+command on stdin, one line an answer on stdout)."""
+import logging, os, sys, time
+from cardcli.remote.hub import Address, Limits, Listener
+logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
+listener = Listener(Address("127.0.0.1", 0), {"alice": sys.argv[1]}, {"alice": 1}, limits=Limits(auth_time=30))
+listener.bind()
+listener.start()
+print(listener.port, flush=True)
+hog, seen = [], None
+for command in sys.stdin:
+    command = command.strip()
+    if command == "hog":
+        while True:
+            try:
+                hog.append(os.open(os.devnull, os.O_RDONLY))
+            except OSError:
+                break
+    elif command == "free":
+        for fd in hog:
+            os.close(fd)
+        hog.clear()
+    elif command == "failed":
+        deadline = time.monotonic() + 15
+        while listener._tcp.failed_at in (None, seen) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        seen = listener._tcp.failed_at
+        command = "failed" if seen is not None else "never failed"
+    elif command == "close":
+        listener.close(drain=0.1)
+    print(command, flush=True)
+'''
+
+
+def test_an_accept_that_fails_for_want_of_descriptors_is_retried_and_the_listener_closes_cleanly(
+        tmp_path: Path) -> None:
+    """The accept of a listener that has no descriptor left fails (EMFILE). asyncio used to
+    retry the failing accept a hundred times a turn, log each one as an error, and arm a retry
+    for each; the retries outlived the listening socket and failed on it (``Invalid file
+    descriptor: -1``). Now: one warning a failure, the listener serves again as soon as
+    descriptors are free, and it closes without an error even right after a failure."""
+    script = tmp_path / "starved.py"
+    script.write_text(STARVED_LISTENER)
+    proc = subprocess.Popen([sys.executable, str(script), TOKENS["alice"]], cwd=ROOT, text=True, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def tell(command: str) -> str:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(command + "\n")
+        proc.stdin.flush()
+        return proc.stdout.readline().strip()
+
+    waiting: list[socket.socket] = []
+    try:
+        port = int(proc.stdout.readline())
+        url = f"ws://127.0.0.1:{port}/"
+        assert tell("hog") == "hog"
+        waiting.append(socket.create_connection(("127.0.0.1", port), timeout=WAIT))  # queued by the kernel
+        assert tell("failed") == "failed"
+        assert tell("free") == "free"
+        assert attempt_welcome(url, "alice").startswith("welcome "), "it serves again"
+        assert tell("hog") == "hog"
+        waiting.append(socket.create_connection(("127.0.0.1", port), timeout=WAIT))
+        assert tell("failed") == "failed"
+        assert tell("close") == "close"  # within asyncio's retry delay of the failure
+        proc.stdin.close()
+        assert proc.wait(WAIT) == 0
+        err = proc.stderr.read() if proc.stderr is not None else ""
+    finally:
+        for sock in waiting:
+            sock.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    warnings = [line for line in err.splitlines() if "cannot accept a connection now (Too many open files)" in line]
+    assert 2 <= len(warnings) <= 6, err[-3000:]
+    assert all(line.startswith("WARNING ") for line in err.splitlines()), err[-3000:]

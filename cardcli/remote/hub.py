@@ -43,6 +43,7 @@ import struct
 import tempfile
 import threading
 import time
+from asyncio import constants as asyncio_constants
 from collections import deque
 from typing import Any, Coroutine, Mapping
 
@@ -108,6 +109,9 @@ many in one turn of its loop; each is counted before anything else happens to it
 REFUSED_PER_ACCEPT = 4
 """Connections over the caps that one call of :meth:`_Door.accept` resets before it lets the
 loop do other work."""
+OUT_OF_RESOURCES = (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
+"""Failures of an accept that say nothing about the connection, only that the process or the
+system has no room for it now: retried later (asyncio's own list)."""
 FULL_TOLD_EVERY = 30.0
 """Seconds between two warnings that the listener is full."""
 
@@ -255,12 +259,14 @@ class _Bucket:
 class _Slot:
     """One TCP connection as the book counts it: from its accept to the close of its socket."""
 
-    __slots__ = ("key", "fd", "pending", "book")
+    __slots__ = ("key", "fd", "pending", "book", "sock")
 
     def __init__(self, key: str, fd: int, book: "_Book"):
         self.key, self.fd = key, fd
         self.book: _Book | None = book
         self.pending = True
+        self.sock: socket.socket | None = None
+        """The connection's socket, to cut it at the listener's close."""
 
     def release(self) -> None:
         """The connection's socket is closed (only the first call counts)."""
@@ -372,25 +378,76 @@ class _Door(socket.socket):
     protocol: a connection refused by the protocol would hold a descriptor until then, as many
     of them as that turn accepted. So the caps are checked here, in the accept itself: a
     connection over them is reset at once (no descriptor kept, no TIME_WAIT), and one within
-    them is counted before asyncio sees it."""
+    them is counted before asyncio sees it.
+
+    When the accept itself fails for want of resources (:data:`OUT_OF_RESOURCES`: the budget
+    makes these rare, but the referee's own files or another process may use the last
+    descriptors), the error is raised once: asyncio then stops reading the socket and tries
+    again :data:`asyncio.constants.ACCEPT_RETRY_DELAY` later. The calls left in that turn are
+    told that nothing is waiting, where asyncio would have retried the failing accept up to its
+    backlog again and armed one more retry for each failure. A retry that is due when the
+    server closes still runs, on a closed socket (``Invalid file descriptor: -1``, as an
+    error), so :meth:`close` waits for it."""
 
     def __init__(self, family: int, book: _Book | None = None):
         super().__init__(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self.book = book
         self.refused = 0
         """Connections reset for being over a cap, since the listener started."""
+        self.failed_at: float | None = None
+        """When an accept last failed for want of resources (asyncio retries a second later)."""
         self.told_at: float | None = None
         """When the listener last said it was full."""
+        self.closing = False
+        """Closed by asyncio's server, but kept open until asyncio's retry has run."""
+
+    def close(self) -> None:
+        """Close now, or, when asyncio's retry of a failed accept is still due and the loop runs
+        in this thread, right after that retry (the loop stops reading the socket first)."""
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None  # the loop is over: no retry will run
+        due = self._retry_due()
+        if loop is not None and due > 0:
+            if not self.closing:
+                self.closing = True
+                loop.call_later(due, self._close_now, loop)
+            return
+        super().close()
+
+    def _retry_due(self) -> float:
+        """Seconds until asyncio's retry after the last failed accept has run (<= 0: it has)."""
+        if self.failed_at is None:
+            return 0.0
+        return self.failed_at + asyncio_constants.ACCEPT_RETRY_DELAY + 0.05 - time.monotonic()
+
+    def _close_now(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The close that :meth:`close` put off: no reader is left on a closed descriptor."""
+        if self.fileno() >= 0:
+            loop.remove_reader(self.fileno())
+        super().close()
 
     def accept(self) -> tuple[socket.socket, Any]:
         """The next connection within the caps, counted. Those over them are reset on the way,
         up to :data:`REFUSED_PER_ACCEPT`; then BlockingIOError, as when none is waiting, and
         asyncio calls again at its loop's next turn (the loop's other work goes first)."""
+        if self.closing:
+            asyncio.get_running_loop().remove_reader(self.fileno())  # put back by asyncio's retry
+            raise BlockingIOError(errno.EAGAIN, "the listener is closed")
+        now = time.monotonic()
+        if self.failed_at is not None and now - self.failed_at < asyncio_constants.ACCEPT_RETRY_DELAY / 2:
+            raise BlockingIOError(errno.EAGAIN, "accepting resumes after a failure")
         for _ in range(REFUSED_PER_ACCEPT):
             try:
                 conn, peer = super().accept()
-            except ConnectionAbortedError:
-                continue  # gone before it was accepted
+            except (BlockingIOError, InterruptedError):
+                raise
+            except OSError as err:
+                if err.errno in OUT_OF_RESOURCES:
+                    self.failed_at = time.monotonic()
+                    raise
+                continue  # that connection failed on its way in (accept(2): ECONNABORTED, EPROTO, ...)
             counted = self._admit(conn, peer)
             if counted is not None:
                 return counted, peer
@@ -410,6 +467,7 @@ class _Door(socket.socket):
         family, kind, proto = conn.family, conn.type, conn.proto
         counted = _Counted(family, kind, proto, fileno=conn.detach())
         counted.slot = self.book.opened(key, counted.fileno())
+        counted.slot.sock = counted
         return counted
 
     def _tell_full(self, why: str) -> None:
@@ -591,6 +649,7 @@ class Listener:
 
     def _run(self) -> None:
         loop = asyncio.new_event_loop()
+        loop.set_exception_handler(self._loop_trouble)
         self._loop = loop
         try:
             loop.run_until_complete(self._main())
@@ -617,6 +676,28 @@ class Listener:
         unix.close()
         self._server.close(close_connections=False)
         await self._end_tasks()
+
+    def _loop_trouble(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        """The loop's report of an error no task took. A failed accept (see :class:`_Door`) is
+        one line, not an error with its traceback: the listener goes on, and tries again."""
+        error = context.get("exception")
+        if context.get("message") == "socket.accept() out of system resource" and isinstance(error, OSError):
+            log.warning("cardcli: the listener cannot accept a connection now (%s); it tries again in %g s",
+                        error.strerror, asyncio_constants.ACCEPT_RETRY_DELAY)
+            return
+        loop.default_exception_handler(context)
+
+    def _cut_unauthenticated(self) -> None:
+        """Cut every connection that has not authenticated (still in its TLS or WebSocket
+        handshake, or silent): the server's close waits for each one's handler, and a silent
+        one would hold it for the whole authentication time."""
+        assert self._book is not None
+        for slot in list(self._book.slots.values()):
+            if slot.pending and slot.sock is not None:
+                try:
+                    slot.sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # gone already
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> "asyncio.Task[Any]":
         """Start ``work`` as a task that the listener keeps until it is done."""
@@ -649,6 +730,7 @@ class Listener:
             await asyncio.sleep(linger)
         assert self._server is not None and self._stopping is not None
         self._server.close(close_connections=True)
+        self._cut_unauthenticated()
         try:
             await asyncio.wait_for(self._server.wait_closed(), 5)
         except asyncio.TimeoutError:
