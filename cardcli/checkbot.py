@@ -249,7 +249,9 @@ def _check_count(plan: Check, players: int, steps: list[Step], warnings: list[st
             warnings.append(f"{bot.ignored_lines} lines on stdout that the protocol ignores{first}: {DEBUG_HINT}")
     finally:
         series.close()
-    if bot.quit_obeyed:
+    if bot.left_before_quit is not None:
+        steps.append(Step(head + "quit", False, f"{bot.left_before_quit}: a bot must keep reading until 'quit'"))
+    elif bot.quit_obeyed:
         steps.append(Step(head + "quit", True, "exited after 'quit'"))
     else:
         steps.append(Step(head + "quit", False, f"still running {plan.quit_grace:g} s after 'quit' (killed): "

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from .games import options as opt
 from .games.registry import Setup
 from .referee import MatchResult
 from .safe_text import DETAIL_WIDTH, display_name, printable
+from .seats.base import Seat
 
 
 def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> dict[str, Any]:
@@ -114,3 +115,26 @@ def _seats(data: dict[str, Any], seats: list[int]) -> str:
     return ", ".join(
         f"{s}:{display_name(by_seat[s]['name'])}" + (" (forfeit)" if by_seat[s]["forfeit"] else "") for s in seats
     ) or "-"
+
+
+def closing_notes(seats: Sequence[Seat], grace: float) -> list[str]:
+    """What bots did at the very end that a tournament would suffer from, one line per such
+    seat, for ``play`` to print on stderr once its seats are closed: exiting before ``quit``
+    (a tournament keeps a bot for its next match, where it faults), ignoring ``quit`` (it is
+    killed after the grace), and leaving processes behind. No fault: the matches were played."""
+    notes = []
+    for index, seat in enumerate(seats):
+        did = []
+        left = getattr(seat, "left_before_quit", None)
+        if left is not None:
+            did.append(f"{left}: a bot must keep reading until 'quit' (a tournament keeps it for its next match)")
+        elif getattr(seat, "quit_obeyed", None) is False:
+            did.append(f"ignored 'quit': it was still running {grace:g} s after it, and was killed; exit on 'quit'")
+        behind = getattr(seat, "left_behind", 0)
+        if behind:
+            did.append(f"left {behind} process(es) running when it exited (the referee killed them): end your child "
+                       "processes before exiting")
+        if did:
+            name = display_name(seat.identity.name or seat.label)
+            notes.append(f"cardcli: seat {index} ({name}) " + "; and ".join(did))
+    return notes

@@ -17,7 +17,7 @@ from ..games import registry
 from ..games.dealing import new_seed
 from ..records import append, check_appendable, undeclared_options
 from ..referee import POLICIES, Settings, play_match
-from ..report import summary_json, summary_text
+from ..report import closing_notes, summary_json, summary_text
 from ..seats.limits import Limits
 from ..seats.process import Launch
 from ..series import Series
@@ -147,6 +147,9 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
             series.close()
         if hub is not None:
             hub.close()
+    if series is not None:
+        for note in closing_notes(series.seats, quit_grace):
+            click.echo(note, err=True)
     return status
 
 

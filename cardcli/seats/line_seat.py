@@ -11,9 +11,13 @@ framed (:meth:`LineSeat._receive`, :meth:`LineSeat._encode`), and how it ended
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import select
+import stat
+import struct
+import termios
 import time
 from collections import deque
 from typing import Sequence
@@ -40,6 +44,11 @@ QUOTED_LINES = 3
 move, debug output), few enough to keep the detail one readable line."""
 QUOTED_WIDTH = 60
 """Characters of each bot line quoted in a timeout's detail."""
+QUIT_READ_WAIT = 0.5
+"""Seconds, at most, the referee waits at the end for a bot to read the match's last lines
+and then ``quit``, before it goes on to the next bot and to the quit grace: a bot blocked on
+its input reads each at once, so this costs a healthy bot a millisecond or two, and tells a bot
+that stopped at ``result`` from one that obeyed ``quit``."""
 
 
 class LineSeat(Seat):
@@ -74,6 +83,15 @@ class LineSeat(Seat):
         self._kept_alive = False
         """True from the start of a match the bot was kept alive into until its first answer
         in it: an exit then is a bot that stopped at ``result``."""
+        self._input_is_pipe = False
+        """Whether the bot's input is a pipe, whose unread bytes the referee can count."""
+        self._write_failed = False
+        """Whether a write to the bot failed (its input was closed: it had exited)."""
+        self.left_before_quit: str | None = None
+        """Set at the end (:meth:`request_quit`) when the bot exited by itself before reading
+        ``quit``: what it did, such as ``exited after 'result', without reading 'quit'``. A
+        tournament would keep such a bot for its next match, where it faults; ``play`` says so
+        at its end. Known only for a bot whose input is a pipe."""
 
     # -- what a subclass provides -------------------------------------------------------------------
 
@@ -82,6 +100,12 @@ class LineSeat(Seat):
         self._quit_sent = False
         self._kept_alive = False
         self._input_overflow = False
+        self._write_failed = False
+        self.left_before_quit = None
+        try:
+            self._input_is_pipe = stat.S_ISFIFO(os.fstat(write_fd).st_mode)
+        except OSError:
+            self._input_is_pipe = False
         self._pending_input.clear()
         self._out = protocol.LineBuffer(protocol.MAX_BOT_LINE)
         self._recent_ignored.clear()
@@ -176,9 +200,57 @@ class LineSeat(Seat):
         return False
 
     def request_quit(self) -> None:
-        if self._link is not None and not self._quit_sent and self._alive():
+        """Send ``quit``. When the match's last lines (its ``result``) are still queued and the
+        bot's input is a pipe, they go first, on their own, and ``quit`` once the bot has read
+        them: a bot that exits on ``result`` then leaves ``quit`` unread, and
+        :attr:`left_before_quit` says so, where lines sent together would have looked like a
+        bot obeying ``quit``."""
+        if self._link is None or self._quit_sent:
+            return
+        if not self._alive():
+            if self._input_is_pipe:
+                self.left_before_quit = "exited before 'quit'"
+            return
+        if not (self._queued and self._input_is_pipe):
             self._quit_sent = True
             self._send([protocol.quit_line()], strict=False)
+            return
+        after = "'result'" if self._queued[-1].startswith("result ") else "the match's last lines"
+        deadline = time.monotonic() + QUIT_READ_WAIT
+        self._send([], strict=False)
+        self._until_read(deadline)
+        if not self._alive():
+            self.left_before_quit = f"exited after {after}, before 'quit'"
+            return
+        self._quit_sent = True
+        self._send([protocol.quit_line()], strict=False)
+        self._until_read(deadline)
+        if not self._alive() and (self._write_failed or self._unread_input()):
+            self.left_before_quit = f"exited after {after}, without reading 'quit'"
+
+    def _unread_input(self) -> int:
+        """Bytes written for the bot that it has not read: those still waiting to be written,
+        and those in its input pipe."""
+        if self._pending_input:
+            return len(self._pending_input)
+        try:
+            unread = fcntl.ioctl(self._write_fd, termios.FIONREAD, b"\0\0\0\0")
+        except OSError:
+            return 0
+        return int(struct.unpack("i", unread)[0])
+
+    def _until_read(self, deadline: float) -> None:
+        """Wait, up to ``deadline``, until the bot has read all it was sent or has exited. A
+        pipe tells its writer neither, so this looks, in growing steps from half a
+        millisecond."""
+        pause = 0.0005
+        while self._alive() and self._unread_input():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(pause, left))
+            pause = min(pause * 2, 0.01)
+            self._flush()
 
     # -- talking ----------------------------------------------------------------------------------
 
@@ -401,6 +473,7 @@ class LineSeat(Seat):
             except BlockingIOError:
                 written = 0
             except OSError:
+                self._write_failed = True
                 return
             data = data[written:]
             if not data:
@@ -420,6 +493,7 @@ class LineSeat(Seat):
             except BlockingIOError:
                 return
             except (BrokenPipeError, OSError):
+                self._write_failed = True
                 self._pending_input.clear()
                 return
             del self._pending_input[:written]
