@@ -11,19 +11,25 @@ import pexpect
 import pytest
 
 from cardcli.games import registry
-from cardcli.players.human import match_input
+from cardcli.players.human import match_input, short_name
 from conftest import ROOT, run_json
 
 GAMES = [("peppa", []), ("seep", []), ("pigugnin", []), ("pepper", ["--max-deals", "6"])]
 
 
-def spawn(game: str, extra: list[str], env_extra: dict[str, str] | None = None) -> pexpect.spawn:
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", **(env_extra or {})}
+def spawn(game: str, extra: list[str], env_extra: dict[str, str] | None = None,
+          others: tuple[str, ...] = ("random", "random", "random"), seed: int = 3) -> pexpect.spawn:
+    """``play game`` with the human at seat 0 and ``others`` after it, on an 80-column terminal;
+    other seats' moves land with no pause unless ``env_extra`` sets ``CARDCLI_HUMAN_DELAY``."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm", "CARDCLI_HUMAN_DELAY": "0"}
     env.pop("NO_COLOR", None)
+    env.pop("COLUMNS", None)
     env.update(env_extra or {})
-    args = ["-m", "cardcli", "play", game, "--seed", "3", "--seat", "human", "--seat", "random",
-            "--seat", "random", "--seat", "random", *extra]
-    return pexpect.spawn(sys.executable, args, cwd=str(ROOT), env=env, encoding="utf-8", timeout=30)
+    args = ["-m", "cardcli", "play", game, "--seed", str(seed), "--seat", "human"]
+    for other in others:
+        args += ["--seat", other]
+    return pexpect.spawn(sys.executable, [*args, *extra], cwd=str(ROOT), env=env, encoding="utf-8", timeout=30,
+                         dimensions=(24, 80))
 
 
 @pytest.mark.parametrize("game, extra", GAMES)
@@ -106,3 +112,30 @@ def test_typed_input_is_matched_to_a_legal_move() -> None:
     assert match_input("5H,3H,4H", moves) == "3H+4H+5H"
     assert match_input("2C+7D+QS", moves) == "2C+7D+QS"
     assert match_input("9", moves) is None and match_input("KS QS 2C", moves) is None
+
+
+def play_out(child: pexpect.spawn) -> str:
+    """Answer 1 at every prompt until the match ends; everything the person saw."""
+    screen = []
+    while child.expect(["your move.*: ", pexpect.EOF]) == 0:
+        screen.append(child.before + child.after)
+        child.sendline("1")
+    screen.append(child.before)
+    child.close()
+    assert child.exitstatus == 0
+    return "".join(screen)
+
+
+def test_built_in_players_are_named_without_their_parameters() -> None:
+    child = spawn("peppa", ["-o", "end_threshold=1"], {"NO_COLOR": "1"},
+                  others=("ismcts:iterations=5", "builtin:random", "random"))
+    seat_view = play_out(child).partition("The match is over")[0]  # the match's summary follows: not the seat's
+    assert "1:ismcts " in seat_view and "2:random " in seat_view
+    assert "iterations=" not in seat_view and "builtin:" not in seat_view
+
+
+def test_a_built_in_player_s_name_is_cut_to_its_base_and_a_bot_s_name_is_kept() -> None:
+    assert short_name("ismcts:iterations=100") == "ismcts"
+    assert short_name("builtin:ismcts:iterations=8") == "ismcts" and short_name("builtin:random") == "random"
+    assert short_name("heuristic") == "heuristic"
+    assert short_name("my-bot:v2") == "my-bot:v2" and short_name("python3 bot.py") == "python3 bot.py"

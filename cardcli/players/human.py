@@ -25,6 +25,7 @@ from ..games.notation import misordered, respell, spent_card
 from ..games.trick_text import played
 from ..safe_text import display_name
 from ..seats.base import Request
+from ..seats.builtin import builtin_name
 
 RED = "\033[31m"
 RESET = "\033[0m"
@@ -46,6 +47,14 @@ def match_input(text: str, moves: Sequence[str]) -> str | None:
     if twin is not None:
         return twin.token
     return next((m for m in moves if m.lower() == fixed.lower()), None)
+
+
+def short_name(name: str) -> str:
+    """A seat's name as the table shows it: a built-in player by its base name, without its
+    parameters (``ismcts:iterations=100`` and ``builtin:random`` are ``ismcts`` and ``random``);
+    any other name (a bot's own) as it is."""
+    base = builtin_name(name.removeprefix("builtin:"))
+    return base if base is not None else name
 
 
 def paint(text: str, colour: bool) -> str:
@@ -112,10 +121,14 @@ class SeatView:
     def _new_deal(self) -> None:
         self.hand, self.trick_number, self.trick, self.table = [], 0, [], None
 
+    def short_names(self) -> list[str]:
+        """The names as shown: see :func:`short_name`."""
+        return [short_name(n) for n in self.names]
+
     def who(self, seat: int) -> str:
-        """A seat as every renderer writes it, ``2:ann``, its name escaped: a bot's name is
-        never raw terminal text."""
-        return f"{seat}:{display_name(self.names[seat]) if seat < len(self.names) else ''}"
+        """A seat as every renderer writes it, ``2:ann``, its name shortened and escaped: a
+        bot's name is never raw terminal text."""
+        return f"{seat}:{display_name(short_name(self.names[seat])) if seat < len(self.names) else ''}"
 
     def hand_text(self, colour: bool) -> str:
         return paint(render_hand(Card.parse(c) for c in self.hand), colour)
@@ -155,7 +168,7 @@ class HumanPlayer:
             self.view.update(words)
             if words[0] == "begin":
                 spec = registry.get(self.view.game)
-                self.renderer = spec.renderer(self.view.names) if spec.renderer else None
+                self.renderer = spec.renderer(self.view.short_names()) if spec.renderer else None
                 self.say(f"{spec.title}: you are seat {self.view.seat}. Type ? for help.")
             elif words[0] == "result":
                 mine = words[1 + self.view.seat] if len(words) > 1 + self.view.seat else "?"
