@@ -4,6 +4,7 @@ same seat (and script: seats) reading moves from a pipe or a file."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -11,7 +12,7 @@ import pexpect
 import pytest
 
 from cardcli.games import registry
-from cardcli.players.human import match_input, short_name
+from cardcli.players.human import match_input, move_lines, short_name
 from conftest import ROOT, run_json
 
 GAMES = [("peppa", []), ("seep", []), ("pigugnin", []), ("pepper", ["--max-deals", "6"])]
@@ -139,3 +140,54 @@ def test_a_built_in_player_s_name_is_cut_to_its_base_and_a_bot_s_name_is_kept() 
     assert short_name("builtin:ismcts:iterations=8") == "ismcts" and short_name("builtin:random") == "random"
     assert short_name("heuristic") == "heuristic"
     assert short_name("my-bot:v2") == "my-bot:v2" and short_name("python3 bot.py") == "python3 bot.py"
+
+
+def prompts(child: pexpect.spawn, count: int, answer: str = "1") -> list[str]:
+    """The screens of the next ``count`` prompts (each from the line after the one before it
+    to the prompt), answering each with ``answer``."""
+    screens = []
+    for _ in range(count):
+        child.expect("your move.*: ")
+        screens.append(child.before.replace("\r", ""))
+        child.sendline(answer)
+    return screens
+
+
+def move_list(screen: str) -> list[str]:
+    """The lines of the legal moves on one prompt's screen."""
+    return screen.partition(", your ")[2].split("\n")[1:-1]
+
+
+def test_the_legal_moves_take_a_compact_line_wrapped_to_the_terminal() -> None:
+    child = spawn("peppa", [], {"NO_COLOR": "1"})
+    screen = prompts(child, 2)[1]  # the first play of the deal, after the pass: 13 cards, 13 moves here
+    child.terminate(force=True)
+    lines = move_list(screen)
+    assert 1 <= len(lines) <= 2, screen
+    assert all(len(line) < 80 for line in lines)
+    numbers = re.findall(r"(\d+)\) ([2-9JQKA]|10)[♣♦♥♠]", " ".join(lines))
+    assert [int(n) for n, _ in numbers] == list(range(1, len(numbers) + 1)) and len(numbers) >= 8
+
+
+def test_seep_s_long_moves_are_wrapped_on_a_narrow_terminal() -> None:
+    child = spawn("seep", [], {"NO_COLOR": "1", "COLUMNS": "44"})
+    screens = prompts(child, 8)
+    child.terminate(force=True)
+    plays = [s for s in screens if ", your play:" in s]
+    assert plays
+    for screen in plays:
+        lines = move_list(screen)
+        assert all(len(line) <= 43 for line in lines), lines
+        entries = re.findall(r"(\d+)\) (takes|builds|cements|breaks|throws)", " ".join(lines))
+        assert [int(n) for n, _ in entries] == list(range(1, len(entries) + 1))
+        floor = screen[screen.rindex("floor:"):screen.index("your hand:")].split("\n")
+        assert all(len(line) <= 43 for line in floor)
+
+
+def test_long_moves_wrap_under_their_text_and_short_ones_share_a_line() -> None:
+    moves = ("take:JS:2C+3D+6H,6D+5S,h11", "throw:5C", "throw:6C")
+    lines = move_lines(moves, 30)
+    assert lines == ["  1) takes with J♠: 2♣ 3♦ 6♥ |", "     6♦ 5♠ | house 11",
+                     "  2) throws 5♣   3) throws 6♣"]
+    assert move_lines(("QS", "TH"), 80) == ["  1) Q♠   2) 10♥"]
+    assert match_input("q♠", ("TH", "QS")) == "QS" and match_input("10♥", ("TH", "QS")) == "TH"

@@ -16,7 +16,9 @@ the first offered move (the documented fallback) and says so once on stderr.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import textwrap
 from typing import IO, Iterator, Sequence
 
 from ..cards import SUIT_SYMBOLS, Card, is_card, render_hand
@@ -33,10 +35,12 @@ RESET = "\033[0m"
 
 def match_input(text: str, moves: Sequence[str]) -> str | None:
     """The legal move a person meant: its number, or its token written in any case, with ``10``
-    for the ten, and its cards in any order; the cards of a pass may be separated by spaces,
+    for the ten or a suit symbol for the suit (as the moves are shown), and its cards in any order; the cards of a pass may be separated by spaces,
     commas or '+'. A bot must write the token exactly; a person is not held to it, and the
     near misses are recognised by the same code that names them in a bot's fault."""
     text = text.strip()
+    for suit, symbol in SUIT_SYMBOLS.items():  # a card typed as it is shown: Q♠, 10♥
+        text = text.replace(symbol, suit)
     if text.isdigit() and 1 <= int(text) <= len(moves):
         return moves[int(text) - 1]
     token = text if ":" in text else "+".join(text.replace(",", " ").replace("+", " ").split())
@@ -55,6 +59,59 @@ def short_name(name: str) -> str:
     any other name (a bot's own) as it is."""
     base = builtin_name(name.removeprefix("builtin:"))
     return base if base is not None else name
+
+
+def move_label(move: str) -> str:
+    """A move as a person reads it: a card with its suit symbol (``Q♠``), a pass's cards, a
+    Seep move in words (``takes with J♠: 2♣ 3♦ 6♥ | house 11``), anything else (a bid, a
+    trump) as its token."""
+    if is_card(move):
+        return Card.parse(move).symbol()
+    if "+" in move and ":" not in move and all(is_card(c) for c in move.split("+")):
+        return " ".join(Card.parse(c).symbol() for c in move.split("+"))
+    if ":" in move:
+        from ..games.seep_text import move_text
+
+        return move_text(move)
+    return move
+
+
+def move_lines(moves: Sequence[str], width: int) -> list[str]:
+    """The legal moves numbered in as few lines as fit in ``width`` columns (``1) 2♣   2) 7♦
+    ...``), not one line per move, so the table stays on a small terminal. A move is never
+    split between lines unless it is longer than a line by itself (a long Seep capture): then
+    it is wrapped at spaces, its continuation indented under its text."""
+    lines: list[str] = []
+    line = ""
+    for number, move in enumerate(moves, start=1):
+        entry = f"{number}) {move_label(move)}"
+        joined = f"{line}   {entry}" if line else f"  {entry}"
+        if len(joined) <= width:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        hang = " " * (len(str(number)) + 4)
+        pieces = textwrap.wrap(entry, width, initial_indent="  ", subsequent_indent=hang, break_on_hyphens=False)
+        lines += pieces[:-1]
+        line = pieces[-1]
+    if line:
+        lines.append(line)
+    return lines
+
+
+def terminal_width(out: IO[str]) -> int:
+    """The columns a line may take: the terminal's width as ``shutil.get_terminal_size`` gives
+    it (``COLUMNS`` first, then standard output), else the width of the terminal ``out`` writes
+    to (standard output may be a pipe while the seat's screen is on standard error), else 80.
+    One column is kept free, as some terminals wrap a line that fills the last one."""
+    columns = shutil.get_terminal_size((0, 0)).columns
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(out.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return max(columns - 1, 20)
 
 
 def paint(text: str, colour: bool) -> str:
@@ -215,6 +272,7 @@ class HumanPlayer:
 
     def _show(self, request: Request) -> None:
         view = self.view
+        width = terminal_width(self.out)
         self.say("")
         if view.totals:
             self.say("totals: " + "  ".join(f"{view.who(i)} {t}" for i, t in enumerate(view.totals)))
@@ -222,7 +280,8 @@ class HumanPlayer:
             from ..games.seep_text import table_text
 
             floor = table_text(view.table) if view.table is not None else "face down until the bid"
-            self.say("floor: " + paint(floor, self.colour))
+            for line in textwrap.wrap("floor: " + floor, width, subsequent_indent="       ", break_on_hyphens=False):
+                self.say(paint(line, self.colour))
         elif view.trick_number:
             self.say(view.trick_text(self.colour))
         self.say(f"your hand: {view.hand_text(self.colour)}")
@@ -231,24 +290,12 @@ class HumanPlayer:
             size = request.moves[0].count("+") + 1
             self.say(f"  choose {size} cards: type them in any order, e.g. {request.moves[0].replace('+', ' ')}")
             return
-        width = len(str(len(request.moves)))
-        for i, move in enumerate(request.moves, start=1):
-            self.say(f"  {i:>{width}}. {self._pretty(move)}")
-
-    def _pretty(self, move: str) -> str:
-        if is_card(move):
-            return f"{Card.parse(move).symbol()}  ({move})"
-        if "+" in move and ":" not in move and all(is_card(c) for c in move.split("+")):
-            return " ".join(Card.parse(c).symbol() for c in move.split("+")) + f"  ({move})"
-        if ":" in move:
-            from ..games.seep_text import move_text
-
-            return f"{move_text(move)}  ({move})"
-        return move
+        for line in move_lines(request.moves, width):
+            self.say(paint(line, self.colour))
 
     def _help(self) -> None:
         spec = registry.get(self.view.game)
-        self.say("Type the number of a move, or the move itself as shown in brackets.")
+        self.say("Type the number of a move, or the move itself: a card as shown (Q♠) or as a token (QS).")
         self.say("Cards are rank + suit: 2-9, T or 10 (ten), J, Q, K, A with C D H S, in either case")
         self.say("(QS or qs is the queen of spades; TS, 10s and 10S the ten of spades).")
         self.say("")
