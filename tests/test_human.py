@@ -191,3 +191,14 @@ def test_long_moves_wrap_under_their_text_and_short_ones_share_a_line() -> None:
                      "  2) throws 5♣   3) throws 6♣"]
     assert move_lines(("QS", "TH"), 80) == ["  1) Q♠   2) 10♥"]
     assert match_input("q♠", ("TH", "QS")) == "QS" and match_input("10♥", ("TH", "QS")) == "TH"
+
+
+def test_a_forced_move_is_played_without_waiting_and_said_in_one_line() -> None:
+    child = spawn("peppa", ["-o", "end_threshold=1"], {"NO_COLOR": "1"})
+    screen = play_out(child).replace("\r", "")
+    forced = re.findall(r"only one legal move: ((?:[2-9JQKA]|10)[♣♦♥♠])\n", screen)
+    assert forced, "the last card of a deal is always forced"
+    asked = len(re.findall(r"seat 0, your play:", screen))
+    assert asked + len(forced) == 13, "each of the 13 cards is either asked for or forced"
+    last_trick = re.search(r"trick 13: (.*?) *->", screen).group(1)
+    assert f"0 {forced[-1]}" in last_trick.split(", "), "the forced card is the one played"

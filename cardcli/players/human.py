@@ -240,6 +240,8 @@ class HumanPlayer:
     def choose(self, request: Request) -> str:
         if not self.interactive:
             return self._from_lines(request)
+        if len(request.moves) == 1:
+            return self._forced(request)
         while True:
             self._show(request)
             self.out.write("your move (number or token, ? for help): ")
@@ -256,6 +258,14 @@ class HumanPlayer:
             if move is not None:
                 return move
             self.say(f"{text!r} is not one of the {len(request.moves)} legal moves: type its number or its token")
+
+    def _forced(self, request: Request) -> str:
+        """The one legal move, played without asking: a person has nothing to decide, and a
+        line says what was played for them (``only one legal move: 7♠``)."""
+        move = request.moves[0]
+        what = "move" if request.kind == "play" else request.kind
+        self.say(paint(f"only one legal {what}: {move_label(move)}", self.colour))
+        return move
 
     def _from_lines(self, request: Request) -> str:
         text = next(self.lines, "")
