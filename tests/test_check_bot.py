@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +114,7 @@ def test_bot_stderr_is_saved_per_player_count(tmp_path: Path) -> None:
     [
         (("--debug-stdout",), (), "lines on stdout that the protocol ignores (first: 'considering"),
         ((), (), "no 'id author / id version'"),
-        (("--slow-at", "2", "--delay", "1.2"), ("--move-time", "2"), "slow: an answer took"),
+        (("--slow-at", "2", "--delay", "1.2"), ("--move-time", "2"), "slow: an answer took 1"),
         (("--spawn-child",), ("--sandbox", "off"), "left 1 process(es) running after it exited on 'quit'"),
     ],
 )
@@ -121,6 +123,57 @@ def test_allowed_but_risky_behaviour_is_a_warning_not_a_failure(flags: tuple[str
     code, data = check_json("peppa", *options, "--", *faulty(*flags).split())
     assert code == 0 and data["ok"], data
     assert any(warning in w for w in data["warnings"]), data["warnings"]
+
+
+def test_the_slow_warning_states_its_share_of_the_move_time() -> None:
+    code, data = check_json("peppa", "--move-time", "2", "--", *faulty("--slow-at", "2", "--delay", "1.2").split())
+    assert code == 0
+    [slow] = [w for w in data["warnings"] if w.startswith("slow:")]
+    assert re.fullmatch(r"slow: an answer took 1\d{3} ms, over 50% of the 2 s move time; a busy tournament host "
+                        r"can make that a timeout", slow), slow
+
+
+def test_a_slow_bot_is_checked_within_the_time_budget_and_the_output_says_how() -> None:
+    """A bot that takes 0.1 s over every answer would take about 25 s over the two whole
+    matches of a check; with a budget of 6 s its first match is stopped, and the check plays
+    one-deal matches on a new process instead, printing each step as it goes."""
+    args = ("check-bot", "peppa", "--move-time", "1", "--time-budget", "6", "--", *faulty("--think", "0.1").split())
+    started = time.monotonic()
+    proc = run_cli(*args)
+    took = time.monotonic() - started
+    assert proc.returncode == 0, proc.stdout
+    assert took < 15, f"{took:.1f} s"
+    lines = proc.stdout.splitlines()
+    [note] = [line for line in lines if line.startswith("[note] ")]
+    assert re.match(r"\[note\] 4 players: match 1 stopped after \d+ deals? in [\d.]+ s \([\d.]+ s a deal\), too slow "
+                    r"for the 6 s of the time budget this player count has; checked again on a new bot process, "
+                    r"with matches of at most 1 deal$", note), note
+    matches = [line for line in lines if line.startswith("[pass] 4 players: match ")]
+    assert len(matches) == 2 and all("complete, 1 deals (adjudicated after 1 deal, to keep within the time budget)"
+                                     in line for line in matches), matches
+    assert re.search(r"^\[time\] the check took [\d.]+ s, (within|over) its time budget of 6 s \(--time-budget\)$",
+                     proc.stdout, re.M), proc.stdout
+    assert lines[-1] == "the bot passes every check"
+
+
+def test_a_failure_in_budget_shortened_matches_is_played_again_the_same(tmp_path: Path) -> None:
+    code, data = check_json("peppa", "--move-time", "1", "--time-budget", "6", "--",
+                            *faulty("--think", "0.1", "--illegal-at", "20").split())
+    assert code == 1 and data["notes"], data
+    failure = data["failure"]
+    assert failure["match"] == 2 and "--max-deals 1 " in failure["reproduce"], failure
+    record = tmp_path / "again.jsonl"
+    run_cli(*shlex.split(failure["reproduce"])[1:], "--record", str(record))
+    fault = [json.loads(line) for line in record.read_text().splitlines()][-1]["faults"][0]
+    assert (fault["kind"], fault["deal"], fault["move"] + 1) == ("illegal", failure["deal"], failure["move"])
+
+
+def test_a_fast_bot_is_not_stopped_by_the_budget() -> None:
+    code, data = check_json("seep", "--", *PYTHON_BOT.split())
+    assert code == 0 and data["notes"] == [] and data["time_budget"] == 60
+    assert not any("time budget" in s["detail"] for s in data["steps"])
+    code, data = check_json("seep", "--players", "2", "--time-budget", "0", "--", *PYTHON_BOT.split())
+    assert code == 0 and data["time_budget"] is None
 
 
 def test_a_kind_of_request_only_the_bots_own_play_brings_about_is_explained() -> None:

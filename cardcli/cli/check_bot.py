@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..checkbot import Check, check
+from ..checkbot import TIME_BUDGET, Check, check
 from ..errors import UsageError
 from ..games import registry
 from ..seats.spec import make_seat
@@ -30,18 +30,22 @@ from .common import (announce_sandbox, json_option, parse_assignments, print_jso
 @click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True)
 @click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True)
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
+@click.option("--time-budget", type=click.FloatRange(min=0.0), default=TIME_BUDGET, show_default=True, metavar="S",
+              help="Seconds the check aims to take: a slow bot's matches are adjudicated after fewer deals to "
+                   "keep within it (the output says so); 0: no budget, matches as long as they take.")
 @click.option("--bot-stderr", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Save the bot's stderr in DIR/N-players/seat0.stderr (first 1 MiB).")
 @sandbox_options("auto")
 @json_option
 def check_bot(game: str, command: tuple[str, ...], variant: str | None, options: tuple[str, ...],
               counts: tuple[int, ...], move_time: float, startup_time: float, quit_grace: float, seed: int,
-              bot_stderr: str | None, sandbox_mode: str, bot_network: bool, sandbox_binds: tuple[str, ...],
+              time_budget: float, bot_stderr: str | None, sandbox_mode: str, bot_network: bool, sandbox_binds: tuple[str, ...],
               bot_disk: int, bot_procs: int | None, as_json: bool) -> int:
     """Check that the bot COMMAND speaks the protocol for GAME: handshake, every kind of
     request, two or more whole matches on one process for every player count, and quit.
-    Prints a checklist and warnings; on a failure, the request, the bot's answer and a
-    `cardcli play` command that plays the same match again. Exit status 1 when a step fails.
+    Prints a checklist as it goes, then warnings (an answer over half the move time is one);
+    on a failure, the request, the bot's answer and a `cardcli play` command that plays the
+    same match again; then the time taken. Exit status 1 when a step fails.
 
     Write the command after `--`: cardcli check-bot peppa -- python3 mybot.py --seed 1
     """
@@ -55,25 +59,25 @@ def check_bot(game: str, command: tuple[str, ...], variant: str | None, options:
     sandbox = resolve(asked)
     views = sandbox_views(sandbox, [("the bot", shlex.join(argv), Launch())])
     plan = Check(game, tuple(argv), variant, parse_assignments(options), tuple(dict.fromkeys(counts)), move_time,
-                 startup_time, quit_grace, seed, sandbox, Limits(processes=bot_procs),
+                 startup_time, quit_grace, seed, time_budget or None, sandbox, Limits(processes=bot_procs),
                  Path(bot_stderr) if bot_stderr else None,
                  _play_flags(sandbox is not None, bot_network, sandbox_binds, bot_disk, bot_procs))
     counts = plan.counts()  # a player count the game is not played by: exit 2 before any bot starts
     warn_options(registry.resolve(game, variant, plan.options, counts[0], seed))
     announce_sandbox(asked, sandbox)
-    report = check(plan)
     if as_json:
+        report = check(plan)
         print_json({**report.to_json(), "sees": [view.to_json() for view in views.values()]})
     else:
         for view in views.values():
             click.echo(f"[sees] {view.describe()}")
-        for step in report.steps:
-            click.echo(step.line())
+        report = check(plan, progress=click.echo)
         for warning in report.warnings:
             click.echo(f"[warn] {warning}")
         if report.failure is not None:
             for line in report.failure.lines():
                 click.echo(line)
+        click.echo(f"[time] {report.timing()}")
         click.echo("the bot passes every check" if report.ok else "the bot FAILS")
     return 0 if report.ok else 1
 
