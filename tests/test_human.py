@@ -4,6 +4,7 @@ same seat (and script: seats) reading moves from a pipe or a file."""
 from __future__ import annotations
 
 import os
+import random
 import re
 import subprocess
 import sys
@@ -12,7 +13,10 @@ import pexpect
 import pytest
 
 from cardcli.games import registry
-from cardcli.players.human import match_input, move_lines, short_name
+from cardcli.players.human import SeatView, match_input, move_lines, short_name
+from cardcli.referee import Settings, play_match
+from cardcli.seats.base import Request
+from cardcli.seats.builtin import PlayerSeat, random_seat
 from conftest import ROOT, run_json
 
 GAMES = [("peppa", []), ("seep", []), ("pigugnin", []), ("pepper", ["--max-deals", "6"])]
@@ -202,3 +206,67 @@ def test_a_forced_move_is_played_without_waiting_and_said_in_one_line() -> None:
     assert asked + len(forced) == 13, "each of the 13 cards is either asked for or forced"
     last_trick = re.search(r"trick 13: (.*?) *->", screen).group(1)
     assert f"0 {forced[-1]}" in last_trick.split(", "), "the forced card is the one played"
+
+
+class DealChecker:
+    """A seat that follows the match as the human seat does (a :class:`SeatView` of its own
+    lines), plays at random, and checks the deal so far it would show against what the deal's
+    end then tells: each seat's score, Il Pigugnìn's card points, Pepper's tricks."""
+
+    def __init__(self, seed: int) -> None:
+        self.view = SeatView()
+        self.rng = random.Random(seed)
+        self.checked = 0
+        self.cappotto = False
+
+    def choose(self, request: Request) -> str:
+        return self.rng.choice(request.moves)
+
+    def notify(self, lines: list[str]) -> None:
+        for line in lines:
+            words = line.split()
+            self.check(words[0], [int(w) if w.lstrip("-").isdigit() else w for w in words[1:]])
+            self.view.update(words)
+
+    def check(self, kind: str, args: list) -> None:
+        view = self.view
+        side = {s: side for side in (view.sides or [(s,) for s in range(len(view.names))]) for s in side}
+        if kind == "deal":
+            self.cappotto = False
+        elif kind == "cappotto":
+            self.cappotto = True
+        elif kind == "points":  # Il Pigugnìn: every seat's card points, counted
+            assert view.points == args
+            self.checked += 1
+        elif kind in ("made", "set"):  # Pepper: the declaring side's tricks
+            assert sum(view.tricks[s] for s in side[args[0]]) == args[2]
+            self.checked += 1
+        elif kind == "score" and view.game == "seep":
+            assert args[1:] == [sum(view.points[p] + view.bonus[p] for p in side[s]) for s in range(len(side))]
+            assert view.deal_so_far()[1] or not any(args[1:]), "the floor was shown"
+            self.checked += 1
+        elif kind == "score" and view.game == "peppa" and not self.cappotto:
+            assert args[1:] == view.points
+            self.checked += 1
+        elif kind == "score" and view.game == "pigugnin":
+            assert sum(view.points) == 35 and sum(view.tricks) == 40 // len(side)  # counted or not
+            self.checked += 1
+
+
+@pytest.mark.parametrize("game, players", [("peppa", 4), ("seep", 4), ("seep", 2), ("pigugnin", 4), ("pepper", 4),
+                                            ("pepper", 3)])
+def test_the_deal_so_far_is_what_the_deal_s_end_then_tells(game: str, players: int) -> None:
+    checker = DealChecker(players)
+    seats = [PlayerSeat("human", checker), *(random_seat("random", f"{i}") for i in range(1, players))]
+    play_match(registry.resolve(game, None, {}, players, 11), seats, Settings(max_deals=4))
+    assert checker.checked >= 2
+
+
+def test_the_deal_so_far_is_shown_above_the_prompt() -> None:
+    child = spawn("pigugnin", [], {"NO_COLOR": "1"})
+    screens = prompts(child, 6)
+    child.terminate(force=True)
+    shown = [re.search(r"this deal, card points \(tricks\): (.*?)\nseat 0, your play:", s, re.S) for s in screens]
+    assert all(shown[1:]), screens  # from the deal's second trick on, at least
+    last = re.findall(r"(\d):\w+ (\d+) \((\d+)\)", shown[-1].group(1))
+    assert [int(s) for s, _, _ in last] == [0, 1, 2, 3] and sum(int(t) for _, _, t in last) >= 4

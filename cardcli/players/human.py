@@ -81,20 +81,28 @@ def move_lines(moves: Sequence[str], width: int) -> list[str]:
     ...``), not one line per move, so the table stays on a small terminal. A move is never
     split between lines unless it is longer than a line by itself (a long Seep capture): then
     it is wrapped at spaces, its continuation indented under its text."""
+    entries = [f"{number}) {move_label(move)}" for number, move in enumerate(moves, start=1)]
+    return packed(entries, width, "  ", "   ")
+
+
+def packed(entries: Sequence[str], width: int, indent: str, gap: str, head: str = "") -> list[str]:
+    """``head`` and then ``entries`` in as few lines of ``width`` columns as they fit, each line
+    after the head's starting with ``indent``, the entries on a line separated by ``gap``. An
+    entry is split only when it is longer than a line by itself, at spaces, its continuation
+    indented under its text (past its first word: a number, ``12)``, or a seat)."""
     lines: list[str] = []
-    line = ""
-    for number, move in enumerate(moves, start=1):
-        entry = f"{number}) {move_label(move)}"
-        joined = f"{line}   {entry}" if line else f"  {entry}"
+    line, after_head = head, bool(head)
+    for entry in entries:
+        joined = f"{line} {entry}" if after_head else f"{line}{gap}{entry}" if line else indent + entry
         if len(joined) <= width:
-            line = joined
+            line, after_head = joined, False
             continue
         if line:
             lines.append(line)
-        hang = " " * (len(str(number)) + 4)
-        pieces = textwrap.wrap(entry, width, initial_indent="  ", subsequent_indent=hang, break_on_hyphens=False)
+        hang = indent + " " * (len(entry.split(" ", 1)[0]) + 1)
+        pieces = textwrap.wrap(entry, width, initial_indent=indent, subsequent_indent=hang, break_on_hyphens=False)
         lines += pieces[:-1]
-        line = pieces[-1]
+        line, after_head = pieces[-1], False
     if line:
         lines.append(line)
     return lines
@@ -114,6 +122,20 @@ def terminal_width(out: IO[str]) -> int:
     return max(columns - 1, 20)
 
 
+def captured_cards(token: str, table: Sequence[str]) -> list[str]:
+    """The cards a Seep ``take:`` move captures: the hand card, the loose groups it names and
+    the cards of the houses it names (``h11``), read from the floor before the move."""
+    _, card, groups = (token.split(":", 2) + ["", ""])[:3]
+    cards = [card]
+    for group in filter(None, groups.split(",")):
+        if group.startswith("h"):
+            house = next((item for item in table if item.startswith(group + ":")), "")
+            cards += house.split(":")[-1].split("+") if house else []
+        else:
+            cards += group.split("+")
+    return cards
+
+
 def paint(text: str, colour: bool) -> str:
     """``text`` with its red suit symbols in red on a colour terminal."""
     if colour:
@@ -122,13 +144,24 @@ def paint(text: str, colour: bool) -> str:
     return text
 
 
+POINTS_WORD = {"peppa": "penalty points", "pigugnin": "card points"}
+"""What a trick game's ``taken`` points are, as the deal's running line names them."""
+
+
 class SeatView:
     """What one seat knows, kept up to date from its protocol lines: its hand, the trick or the
-    floor, the totals. Shared by the human player; needs no game engine.
+    floor, the deal so far, the totals. Shared by the human player; needs no game engine.
 
     A ``deal`` line starts the view of the deal afresh: the hand, the trick and the floor of
     the deal before are gone from the table, and showing them at the next deal's first
-    decision (a Peppa pass, a Seep or Pepper bid) would mislead. Only the totals carry over."""
+    decision (a Peppa pass, a Seep or Pepper bid) would mislead. Only the totals carry over.
+
+    The deal so far is counted from public lines alone, as far as they tell it before the
+    deal's ``score``: the points of the tricks each seat took (``taken``: Peppa's penalty
+    points before any cappotto, Il Pigugnìn's card points before they become busche), the
+    tricks taken (Pepper, with the contract: what a side scores is known when the deal ends),
+    and in Seep each side's captured card points and seep bonuses (a majority bonus is known
+    only at the deal's end)."""
 
     def __init__(self) -> None:
         self.seat = 0
@@ -143,14 +176,30 @@ class SeatView:
         self.table: list[str] | None = None
         """The Seep floor as the last ``table`` line gave it; None before it is turned up."""
         self.totals: list[str] = []
+        self.options: dict[str, str] = {}
+        """The match's rule options, from the header's ``option`` lines."""
+        self.sides: list[tuple[int, ...]] = []
+        """The partnerships, from the header's ``team`` lines; none when each seat plays alone."""
+        self.tricks: list[int] = []
+        """Tricks each seat has taken in this deal."""
+        self.points: list[int] = []
+        """Points each seat has taken in this deal: its tricks' points, or its captured cards'."""
+        self.bonus: list[int] = []
+        """Seep bonuses each seat has won in this deal."""
+        self.contract: tuple[int, str] | None = None
+        """Pepper's contract in this deal: (declarer, bid)."""
 
     def update(self, words: list[str]) -> None:
         kind, args = words[0], words[1:]
         if kind == "game" and len(args) >= 4:
             self.game, self.seat = args[0], int(args[3])
             self.names = [""] * int(args[2])
-            self.totals = []
+            self.totals, self.options, self.sides = [], {}, []
             self._new_deal()
+        elif kind == "option" and len(args) >= 2:
+            self.options[args[0]] = args[1]
+        elif kind == "team" and args:
+            self.sides.append(tuple(int(s) for s in args))
         elif kind == "player" and len(args) >= 2 and int(args[0]) < len(self.names):
             self.names[int(args[0])] = " ".join(args[1:])
         elif kind == "deal":
@@ -166,17 +215,70 @@ class SeatView:
         elif kind == "play" and len(args) >= 2:
             if is_card(args[1]):
                 self.trick.append((int(args[0]), args[1]))
+            elif args[1].startswith("take:"):
+                self._capture(int(args[0]), captured_cards(args[1], self.table or []))
             if int(args[0]) == self.seat:
                 spent = spent_card(args[1])
                 if spent in self.hand:
                     self.hand.remove(spent)
         elif kind == "table":
             self.table = list(args)
+        elif kind == "taken" and len(args) >= 3 and int(args[1]) < len(self.tricks):
+            self.tricks[int(args[1])] += 1
+            self.points[int(args[1])] += int(args[2])
+        elif kind == "contract" and len(args) >= 2:
+            self.contract = (int(args[0]), args[1])
+        elif kind == "seep" and len(args) >= 2 and int(args[0]) < len(self.bonus):
+            self.bonus[int(args[0])] += int(args[1])
+        elif kind == "leftover" and len(args) >= 1 and args[0].isdigit():
+            self._capture(int(args[0]), args[1:])
         elif kind == "totals":
             self.totals = list(args)
 
     def _new_deal(self) -> None:
         self.hand, self.trick_number, self.trick, self.table = [], 0, [], None
+        seats = len(self.names)
+        self.tricks, self.points, self.bonus, self.contract = [0] * seats, [0] * seats, [0] * seats, None
+
+    def _capture(self, seat: int, cards: Sequence[str]) -> None:
+        """Seep: ``seat`` captured ``cards``, counted at their worth under the match's scoring."""
+        from ..games.seep import _card_worth  # the engine's own card values: one table of them
+
+        if seat < len(self.points):
+            scoring = self.options.get("scoring", "standard100")
+            self.points[seat] += sum(_card_worth(Card.parse(c), scoring) for c in cards if is_card(c))
+
+    def _side_tally(self, values: Sequence[int]) -> list[tuple[str, int, tuple[int, ...]]]:
+        """``values`` added up per side, each with its label (``0+2``, or ``1:ann`` for a seat
+        that plays alone) and its seats."""
+        sides = self.sides or [(seat,) for seat in range(len(self.names))]
+        return [("+".join(map(str, side)) if len(side) > 1 else self.who(side[0]),
+                 sum(values[s] for s in side if s < len(values)), side) for side in sides]
+
+    def deal_so_far(self) -> tuple[str, list[str]]:
+        """The deal so far, as far as this seat's lines tell it (see the class docstring): a
+        heading (``this deal, penalty points (tricks):``) and an entry per seat or side; no
+        entries before there is anything to count (before the first trick, or the Seep floor)."""
+        if self.game == "seep":
+            if self.table is None:
+                return "", []
+            entries = []
+            for label, points, side in self._side_tally(self.points):
+                bonus = sum(self.bonus[s] for s in side)
+                entries.append(f"{label} {points + bonus}" + (f" (seeps {bonus})" if bonus else ""))
+            return "this deal, points:", entries
+        if not self.trick_number:
+            return "", []
+        if self.contract is not None or self.game == "pepper":
+            entries = [f"{label} {count}" for label, count, _ in self._side_tally(self.tricks)]
+            if self.contract is not None:
+                entries[-1] += ";"
+                entries.append(f"contract {self.contract[1]} by {self.who(self.contract[0])}")
+            return "this deal, tricks:", entries
+        word = POINTS_WORD.get(self.game, "points")
+        return f"this deal, {word} (tricks):", [
+            f"{self.who(seat)} {points} ({tricks})" for seat, (points, tricks) in enumerate(zip(self.points, self.tricks))
+        ]
 
     def short_names(self) -> list[str]:
         """The names as shown: see :func:`short_name`."""
@@ -295,6 +397,10 @@ class HumanPlayer:
         elif view.trick_number:
             self.say(view.trick_text(self.colour))
         self.say(f"your hand: {view.hand_text(self.colour)}")
+        head, entries = view.deal_so_far()
+        if entries:
+            for line in packed(entries, width, "  ", "  ", head):
+                self.say(line)
         self.say(f"seat {view.seat}, your {request.kind}:")
         if len(request.moves) > 40 and all("+" in m and ":" not in m for m in request.moves):
             size = request.moves[0].count("+") + 1
