@@ -9,6 +9,7 @@ import contextlib
 import io
 import itertools
 import os
+import re
 import signal
 import socket
 import ssl
@@ -249,7 +250,7 @@ def test_a_session_the_referee_no_longer_holds_ends_its_bot_and_the_next_starts_
     assert status == 0, err
     [pid] = pids(marker)
     assert not alive(pid)
-    assert "the session is lost" in err
+    assert "alice#1: session 1 is lost (the referee no longer holds it); its bot is ended; no match finished" in err
 
 
 def fault_after_go(argv: list[str]) -> tuple[int, str, list[wire.Frame]]:
@@ -308,7 +309,9 @@ def test_a_referee_that_breaks_the_protocol_ends_the_session(tmp_path: Path, fra
 
     status, err = play(handler, argv, once=True)
     assert status == 1, err
-    assert "the referee broke the protocol" in err and len(err.splitlines()) == 1, err
+    said = [line for line in err.splitlines() if "the referee broke the protocol" in line]
+    assert len(said) == 1 and said == err.splitlines()[-1:], err
+    assert said[0].startswith("cardcli connect: alice#1: session 1 ended: the referee broke the protocol (")
     assert closes == [1002]
     [pid] = pids(marker)
     assert not alive(pid)
@@ -348,7 +351,9 @@ def test_busy_and_taken_are_tried_again(tmp_path: Path) -> None:
         else:
             await peer.send(wire.welcome(SESSION, 0), "end over")
 
-    assert play(handler, argv) == (0, ""), "a refusal that passes at once is not worth a line"
+    status, err = play(handler, argv)
+    assert status == 0 and "refused" not in err, "a refusal that passes at once is not worth a line"
+    assert re.fullmatch(r"cardcli connect: connected to ws://127\.0\.0\.1:\d+ as alice\n", err), err
     assert not marker.exists()
 
 
@@ -436,8 +441,9 @@ def run_cli(handler: Handler, argv: list[str], *options: str,
     return asyncio.run(main())
 
 
-def test_cli_plays_session_after_session_until_the_referee_is_over(tmp_path: Path) -> None:
-    argv, marker = bot(tmp_path)
+def sessions_with_results() -> Handler:
+    """A referee that plays two sessions of one match each with the bot in seat 2 (a win,
+    then a loss), then says it is over."""
 
     async def handler(peer: Peer, n: int) -> None:
         auth = await peer.auth()
@@ -445,17 +451,60 @@ def test_cli_plays_session_after_session_until_the_referee_is_over(tmp_path: Pat
         await peer.send(wire.welcome(f"session-number-{n:04d}", 0))
         if n <= 2:
             await peer.handshake()
-            await peer.send("2 go play 1000 QS")
+            await peer.send("2 game peppa torino 4 2", "3 go play 1000 QS")
             assert await peer.line() == (3, "move QS")
-            await peer.send("3 quit", "end quit")
+            standing = "win" if n == 1 else "lose"
+            await peer.send(f"4 result lose lose {standing} lose", "5 quit", "end quit")
         else:
             await peer.send("end over")
 
-    status, err = run_cli(handler, argv)
-    assert (status, err) == (0, "")
+    return handler
+
+
+def test_cli_plays_session_after_session_until_the_referee_is_over_and_says_so(tmp_path: Path) -> None:
+    argv, marker = bot(tmp_path)
+    status, err = run_cli(sessions_with_results(), argv)
+    assert status == 0, err
     found = pids(marker)
     assert len(set(found)) == 2, "a new bot process for each session"
     assert not any(alive(p) for p in found)
+    expected = [
+        r"cardcli connect: connected to ws://127\.0\.0\.1:\d+ as alice",
+        rf"cardcli connect: alice#1: session 1 started \(bot process {found[0]}\)",
+        r"cardcli connect: alice#1: session 1 ended after 'quit'; 1 match \(1 won\)",
+        rf"cardcli connect: alice#1: session 2 started \(bot process {found[1]}\)",
+        r"cardcli connect: alice#1: session 2 ended after 'quit'; 1 match \(1 lost\)",
+    ]
+    lines = err.splitlines()
+    assert len(lines) == len(expected) and all(re.fullmatch(e, line) for e, line in zip(expected, lines)), err
+
+
+def test_cli_quiet_says_nothing_and_verbose_every_line_too(tmp_path: Path) -> None:
+    argv, _ = bot(tmp_path)
+    assert run_cli(sessions_with_results(), argv, "-q") == (0, "")
+    status, err = run_cli(sessions_with_results(), argv, "-v")
+    assert status == 0, err
+    assert "alice#1 << result lose lose win lose" in err and "alice#1 >> move QS" in err
+    assert "session 2 ended after 'quit'; 1 match (1 lost)" in err
+    status, err = run_cli(sessions_with_results(), argv, "-q", "-v")
+    assert status == 2 and "give one of them" in err and err.count("\n") == 1, err
+
+
+def test_a_session_counts_its_matches_by_result(tmp_path: Path) -> None:
+    argv, _ = bot(tmp_path)
+
+    async def handler(peer: Peer, n: int) -> None:
+        await peer.auth()
+        await peer.send(wire.welcome(SESSION, 0))
+        await peer.handshake()
+        lines = ["game seep standard 2 0", "result win lose", "game seep standard 2 1", "result draw draw",
+                 "game seep standard 2 0", "result win lose", "quit"]
+        await peer.send(*(f"{seq} {line}" for seq, line in enumerate(lines, start=2)), "end over")
+
+    status, err = play(handler, argv)
+    assert status == 0, err
+    assert err.splitlines()[-1] == "cardcli connect: alice#1: session 1 ended: the referee has no more matches; " \
+                                   "3 matches (2 won, 1 drawn)", err
 
 
 def test_cli_refused_token_exits_2_with_one_line(tmp_path: Path) -> None:
@@ -490,7 +539,12 @@ def test_cli_a_signal_ends_the_bot_and_the_relay(tmp_path: Path, signum: int, st
         relay.send_signal(signum)
 
     closes: list[int | None] = []
-    assert run_cli(handler, argv, during=terminate) == (status, f"cardcli: error: {message}\n")
+    code, err = run_cli(handler, argv, during=terminate)
+    lines = err.splitlines()
+    assert code == status and len(lines) == 3, err
+    assert re.fullmatch(r"cardcli connect: connected to ws://127\.0\.0\.1:\d+ as alice", lines[0]), err
+    assert re.fullmatch(r"cardcli connect: alice#1: session 1 started \(bot process \d+\)", lines[1]), err
+    assert lines[2] == f"cardcli: error: {message}", "no end line: the session was interrupted, not ended"
     assert closes == [1001], "the relay says it is going away"
     [pid] = pids(marker)
     assert not alive(pid)

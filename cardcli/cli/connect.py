@@ -25,15 +25,20 @@ from ..errors import UsageError
 @click.option("--reconnect-window", type=click.FloatRange(min=0), default=60.0, show_default=True, metavar="S",
               help="Seconds to keep trying to resume a session after its connection dropped.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every line relayed on stderr (<< to the bot, >> from it).")
+@click.option("-q", "--quiet", is_flag=True, help="Say nothing on stderr but the error that stops the relay.")
 @click.argument("bot", nargs=-1, required=True, type=click.UNPROCESSED)
 def connect(url: str, name: str, token: str, concurrency: int, once: bool, cafile: str | None,
-            retry_time: float, reconnect_window: float, verbose: bool, bot: tuple[str, ...]) -> int:
+            retry_time: float, reconnect_window: float, verbose: bool, quiet: bool, bot: tuple[str, ...]) -> int:
     """Connect to the referee at URL (ws:// or wss://) and play BOT there: the command after
     --, an unchanged bot that reads the protocol on stdin and answers on stdout.
 
     The bot is started when a match needs it (one process per session, its stderr shown
     here), and the relay connects again for the next session until the referee says it is
     over. A dropped connection is resumed without the bot noticing.
+
+    On stderr, one line each: connected (once), each session started and ended with the
+    results of its matches, connections lost and resumed, and what went wrong; -q for
+    nothing but a fatal error, -v for every line relayed as well.
 
     Exit status: 0 when the referee is over (or, with --once, the session ended normally), 1
     after a fault or a lost session with --once, or when the referee cannot be reached within
@@ -47,4 +52,4 @@ def connect(url: str, name: str, token: str, concurrency: int, once: bool, cafil
         raise UsageError(f"cardcli connect needs the websockets package ({err.name} is missing)") from None
     return asyncio.run(relay.run_relay(url, name, token, bot, concurrency=concurrency, once=once, cafile=cafile,
                                        retry_time=retry_time, reconnect_window=reconnect_window,
-                                       verbose=verbose, handle_signals=True))
+                                       verbose=verbose, quiet=quiet, handle_signals=True))

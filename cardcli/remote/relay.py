@@ -126,6 +126,9 @@ class Config:
     reconnect_window: float = 60.0
     """Seconds to keep trying to resume a session after its connection dropped."""
     verbose: bool = False
+    """Log every line relayed, besides what the relay tells anyway."""
+    quiet: bool = False
+    """Tell nothing on stderr but the error that stops the relay."""
     timing: Timing = Timing()
 
     @property
@@ -135,7 +138,8 @@ class Config:
 
 def make_config(url: str, name: str, token: str, argv: Sequence[str], *, concurrency: int = 1,
                 once: bool = False, cafile: str | None = None, retry_time: float = 300.0,
-                reconnect_window: float = 60.0, verbose: bool = False, timing: Timing = Timing()) -> Config:
+                reconnect_window: float = 60.0, verbose: bool = False, quiet: bool = False,
+                timing: Timing = Timing()) -> Config:
     """The configuration, or UsageError for what the referee would refuse anyway (a name or
     token that cannot be one) and what cannot work (a URL that is not ``ws://`` or ``wss://``,
     no bot): told before anything connects or starts."""
@@ -158,14 +162,16 @@ def make_config(url: str, name: str, token: str, argv: Sequence[str], *, concurr
         raise UsageError("--cafile is for a wss:// URL (TLS); this one is ws://")
     if concurrency < 1:
         raise UsageError("--concurrency must be at least 1")
+    if quiet and verbose:
+        raise UsageError("-q and -v say opposite things: give one of them")
     return Config(url, name, token, tuple(argv), concurrency, once, cafile, retry_time, reconnect_window,
-                  verbose, timing)
+                  verbose, quiet, timing)
 
 
 async def run_relay(url: str, name: str, token: str, argv: Sequence[str], *, concurrency: int = 1,
                     once: bool = False, cafile: str | None = None, retry_time: float = 300.0,
-                    reconnect_window: float = 60.0, verbose: bool = False, timing: Timing = Timing(),
-                    stderr: TextIO | None = None, handle_signals: bool = False) -> int:
+                    reconnect_window: float = 60.0, verbose: bool = False, quiet: bool = False,
+                    timing: Timing = Timing(), stderr: TextIO | None = None, handle_signals: bool = False) -> int:
     """Relay bot sessions until the referee says it is over (or, with ``once``, until each
     slot's first session ends); returns the exit status.
 
@@ -174,10 +180,15 @@ async def run_relay(url: str, name: str, token: str, argv: Sequence[str], *, con
     reached within ``retry_time``; 2: refused for good (``auth``, ``frame``). UsageError for a
     bad configuration; with ``handle_signals``, Interrupted (130 or 143) after Ctrl-C or
     SIGTERM, every bot's process group killed first.
+
+    What it tells on stderr, one line each: that it connected (once, and again after it said it
+    was waiting for the referee), each session's start and end with the results of its
+    matches, reconnections, and what went wrong; ``quiet``: only the error that stops it;
+    ``verbose``: every line relayed too.
     """
     config = make_config(url, name, token, argv, concurrency=concurrency, once=once, cafile=cafile,
                          retry_time=retry_time, reconnect_window=reconnect_window, verbose=verbose,
-                         timing=timing)
+                         quiet=quiet, timing=timing)
     return await Relay(config, stderr).run(handle_signals)
 
 
@@ -356,6 +367,36 @@ class Session:
         """The bot was started and has ended: no other starts in this session."""
         self.quit_sent = False
         self.fault: str | None = None
+        self.number = 0
+        """The session's number among those its slot played (from 1), once it has started."""
+        self.seat: int | None = None
+        """The bot's seat in the match under way, from its ``game`` line."""
+        self.broken: str | None = None
+        """How the referee broke the protocol, when it did."""
+        self.results: dict[str, int] = {}
+        """How many of the session's matches ended with each standing of the bot's seat
+        (``win``, ``lose``, ``draw``), from the ``result`` lines relayed, in order first seen."""
+
+    def follow(self, text: str) -> None:
+        """Note the bot's seat and its standings from the lines relayed to it."""
+        if text.startswith("game "):
+            words = text.split()
+            self.seat = int(words[4]) if len(words) > 4 and words[4].isdigit() else None
+        elif text.startswith("result ") and self.seat is not None:
+            words = text.split()
+            if len(words) > self.seat + 1:
+                standing = words[self.seat + 1]
+                self.results[standing] = self.results.get(standing, 0) + 1
+
+    def played(self) -> str:
+        """The session's matches and their results, as the line that ends it says them."""
+        count = sum(self.results.values())
+        if not count:
+            return "no match finished"
+        words = {"win": "won", "lose": "lost", "draw": "drawn"}
+        each = ", ".join(f"{n} {words.get(standing, printable(standing, 20))}"
+                         for standing, n in self.results.items())
+        return f"{count} match{'es' if count != 1 else ''} ({each})"
 
     @property
     def started(self) -> bool:
@@ -404,10 +445,18 @@ class Relay:
         self.over = False
         self.waiting = False
         """A slot has said it is waiting for the referee (one line for all of them)."""
+        self.connected = False
+        """A slot has said the relay is connected (one line for all of them)."""
         self.ssl = tls_context(config.cafile) if config.secure else None
 
+    def tell(self, text: str) -> None:
+        """One line on stderr, unless the relay was asked to be quiet."""
+        if not self.config.quiet:
+            self.say(text)
+
     def say(self, text: str) -> None:
-        """One line on stderr (the bot's own stderr shares it)."""
+        """One line on stderr (the bot's own stderr shares it), whatever was asked: the error
+        that stops the relay, or a line of ``verbose``."""
         stream = self.stderr if self.stderr is not None else sys.stderr
         try:
             stream.write(text + "\n")
@@ -472,9 +521,13 @@ class Slot:
         self.config = relay.config
         self.timing = relay.config.timing
         self.label = f"{relay.config.name}#{number}"
+        self.sessions = 0
+        """Sessions started (their bots started) so far."""
+        self.current: Session | None = None
+        """The session under way, or the last one."""
 
     def say(self, text: str) -> None:
-        self.relay.say(f"{PREFIX}: {self.label}: {text}")
+        self.relay.tell(f"{PREFIX}: {self.label}: {text}")
 
     def trace(self, text: str) -> None:
         if self.config.verbose:
@@ -487,6 +540,8 @@ class Slot:
         failures = 0
         while not self.relay.over:
             outcome = await self.session()
+            if outcome is not None:
+                self.tell_end(outcome)
             if outcome is None or outcome is Outcome.OVER:
                 self.relay.over = True
                 return 0
@@ -499,15 +554,31 @@ class Slot:
                 failures = 0
         return 0
 
+    def tell_end(self, outcome: Outcome) -> None:
+        """The line that ends a session that started, with how it ended and its results."""
+        session = self.current
+        if session is None or not session.started:
+            return
+        how = {
+            Outcome.QUIT: "ended after 'quit'",
+            Outcome.OVER: "ended: the referee has no more matches",
+            Outcome.FAULT: "ended by the referee after a fault of the bot",
+            Outcome.LOST: "is lost (the referee no longer holds it); its bot is ended",
+            Outcome.BROKEN: f"ended: the referee broke the protocol ({session.broken})",
+        }.get(outcome, f"ended ({outcome.value})")
+        self.say(f"session {session.number} {how}; {session.played()}")
+
     async def session(self) -> Outcome | None:
         """One session, from a fresh connection to its ``end`` (None when the referee said it
         is over before one began). Whatever ends it, the bot is ended and the connection
         closed on the way out."""
+        self.current = None
         opened = await self.open_fresh()
         if opened is None:
             return None
         ws: ClientConnection | None = opened[0]
         session = opened[1]
+        self.current = session
         close_code = wire.CLOSE_NORMAL
         try:
             while True:
@@ -528,7 +599,9 @@ class Slot:
                     if ws is None:
                         return self._lost(session)
         except _Broken as err:
-            self.say(f"the referee broke the protocol ({err}); the session is ended")
+            session.broken = printable(str(err), DETAIL_WIDTH)
+            if not session.started:
+                self.say(f"the referee broke the protocol ({err}); the session is ended")
             close_code = CLOSE_PROTOCOL_ERROR
             return Outcome.BROKEN
         except asyncio.CancelledError:
@@ -550,7 +623,6 @@ class Slot:
         if session.quit_sent:
             self.trace("-- the session is over (the bot had been sent quit)")
             return Outcome.QUIT
-        self.say("the session is lost (the referee no longer holds it); its bot is ended")
         return Outcome.LOST
 
     # -- connecting --
@@ -573,7 +645,7 @@ class Slot:
                     deadline = now + self.config.retry_time
                     if not self.relay.waiting:
                         self.relay.waiting = True
-                        self.relay.say(f"{PREFIX}: waiting for the referee at {self.config.url} ({err})")
+                        self.relay.tell(f"{PREFIX}: waiting for the referee at {self.config.url} ({err})")
                 if now >= deadline:
                     raise RelayError(f"cannot reach the referee at {self.config.url} within "
                                      f"{self.config.retry_time:g} s ({err})", 1) from None
@@ -587,6 +659,9 @@ class Slot:
                 deadline = None
                 await asyncio.sleep(next(delays))
                 continue
+            if not self.relay.connected or self.relay.waiting:
+                self.relay.connected = True
+                self.relay.tell(f"{PREFIX}: connected to {printable(self.config.url, 200)} as {self.config.name}")
             self.relay.waiting = False
             self.trace(f"-- connected, session {answer.word}")
             return ws, Session(answer.word)
@@ -790,6 +865,7 @@ class Slot:
             if not fresh:
                 return None
             self.trace(f"<< {printable(frame.text)}")
+            session.follow(frame.text)
             if frame.text == protocol.quit_line():
                 session.quit_sent = True
             if not session.started:
@@ -824,6 +900,9 @@ class Slot:
             except ConnectionClosed:
                 pass
             raise RelayError(f"the bot {detail} ({printable(self.config.argv[0])})", 1) from None
+        self.sessions += 1
+        session.number = self.sessions
+        self.say(f"session {session.number} started (bot process {session.bot.pid})")
         self.trace(f"-- the first line: bot started, process {session.bot.pid}")
 
     async def _ended(self, ws: ClientConnection, session: Session, reason: str) -> Outcome:
@@ -832,10 +911,7 @@ class Slot:
         await self._close(ws)
         polite = reason == wire.END_QUIT or (reason == wire.END_OVER and session.quit_sent)
         await session.end_bot(self.timing.quit_grace if polite else 0)
-        if reason == wire.END_FAULT:
-            self.say("the referee ended the session after a fault of the bot")
-        else:
-            self.trace(f"-- end {reason}")
+        self.trace(f"-- end {reason}")
         return Outcome(reason)
 
 
