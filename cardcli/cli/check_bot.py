@@ -39,8 +39,8 @@ from .common import (announce_sandbox, json_option, parse_assignments, print_jso
 @json_option
 def check_bot(game: str, command: tuple[str, ...], variant: str | None, options: tuple[str, ...],
               counts: tuple[int, ...], move_time: float, startup_time: float, quit_grace: float, seed: int,
-              time_budget: float, bot_stderr: str | None, sandbox_mode: str, bot_network: bool, sandbox_binds: tuple[str, ...],
-              bot_disk: int, bot_procs: int | None, as_json: bool) -> int:
+              time_budget: float, bot_stderr: str | None, sandbox_mode: str, bot_network: bool,
+              sandbox_binds: tuple[str, ...], bot_disk: int, bot_procs: int | None, as_json: bool) -> int:
     """Check that the bot COMMAND speaks the protocol for GAME: handshake, every kind of
     request, two or more whole matches on one process for every player count, and quit.
     Prints a checklist as it goes, then warnings (an answer over half the move time is one);
