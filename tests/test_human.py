@@ -8,12 +8,14 @@ import random
 import re
 import subprocess
 import sys
+import time
 
 import pexpect
 import pytest
 
 from cardcli.games import registry
-from cardcli.players.human import SeatView, match_input, move_lines, short_name
+from cardcli.errors import UsageError
+from cardcli.players.human import SeatView, match_input, move_lines, pause_seconds, short_name
 from cardcli.referee import Settings, play_match
 from cardcli.seats.base import Request
 from cardcli.seats.builtin import PlayerSeat, random_seat
@@ -92,8 +94,8 @@ def test_piped_moves_play_without_prompts_and_fall_back_when_they_run_out() -> N
     proc = subprocess.run(
         [sys.executable, "-m", "cardcli", "play", "pigugnin", "--seed", "2", "--json", "--seat", "human",
          "--seat", "random", "--seat", "random", "--seat", "random"],
-        input="1\n1\n1\n", capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=60,
+        input="1\n1\n1\n", capture_output=True, text=True, cwd=ROOT, timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "CARDCLI_HUMAN_DELAY": "5"},  # no pause without a terminal
     )
     assert proc.returncode == 0, proc.stderr
     assert "your move" not in proc.stdout + proc.stderr
@@ -270,3 +272,35 @@ def test_the_deal_so_far_is_shown_above_the_prompt() -> None:
     assert all(shown[1:]), screens  # from the deal's second trick on, at least
     last = re.findall(r"(\d):\w+ (\d+) \((\d+)\)", shown[-1].group(1))
     assert [int(s) for s, _, _ in last] == [0, 1, 2, 3] and sum(int(t) for _, _, t in last) >= 4
+
+
+def test_other_seats_moves_are_shown_as_they_happen() -> None:
+    child = spawn("pigugnin", [], {"NO_COLOR": "1"})
+    screen = prompts(child, 1)[0]
+    child.terminate(force=True)
+    trick = re.search(r"\ntrick 1: (.*)\n", screen).group(1).split(", ")
+    assert trick != ["you lead"], "seed 3: seats 2 and 1 play before seat 0"
+    shown = re.findall(r"^  (\d:\w+) plays (\S+)$", screen[:screen.index("\ntrick 1:")], re.M)
+    assert [f"{who} {card}" for who, card in shown] == trick
+
+
+def test_a_pause_follows_each_other_seat_s_move_on_a_terminal() -> None:
+    delay = 0.3
+    child = spawn("pigugnin", [], {"NO_COLOR": "1", "CARDCLI_HUMAN_DELAY": str(delay)})
+    child.expect("your move.*: ")
+    child.sendline("1")
+    started = time.monotonic()
+    child.expect("your move.*: ")
+    elapsed = time.monotonic() - started
+    child.terminate(force=True)
+    landed = re.findall(r"^  [1-3]:random plays |^only one legal move", child.before, re.M)
+    assert landed, "between two of seat 0's turns the others play"
+    assert elapsed >= 0.8 * delay * len(landed), f"{len(landed)} moves landed in {elapsed:.2f} s"
+
+
+def test_the_pause_is_set_in_seconds_and_a_wrong_value_is_refused() -> None:
+    assert pause_seconds({}) == 0.4 and pause_seconds({"CARDCLI_HUMAN_DELAY": ""}) == 0.4
+    assert pause_seconds({"CARDCLI_HUMAN_DELAY": "0"}) == 0 and pause_seconds({"CARDCLI_HUMAN_DELAY": "1.5"}) == 1.5
+    for wrong in ("fast", "-1", "nan", "inf", "61"):
+        with pytest.raises(UsageError, match="CARDCLI_HUMAN_DELAY"):
+            pause_seconds({"CARDCLI_HUMAN_DELAY": wrong})

@@ -19,9 +19,11 @@ import os
 import shutil
 import sys
 import textwrap
-from typing import IO, Iterator, Sequence
+import time
+from typing import IO, Iterator, Mapping, Sequence
 
 from ..cards import SUIT_SYMBOLS, Card, is_card, render_hand
+from ..errors import UsageError
 from ..games import registry
 from ..games.notation import misordered, respell, spent_card
 from ..games.trick_text import played
@@ -31,6 +33,30 @@ from ..seats.builtin import builtin_name
 
 RED = "\033[31m"
 RESET = "\033[0m"
+
+DELAY = 0.4
+"""Seconds the screen rests after another seat's move, so a person sees each card land."""
+
+DELAY_VARIABLE = "CARDCLI_HUMAN_DELAY"
+"""The environment variable that sets the pause, in seconds (0 for none)."""
+
+MOVE_EVENTS = frozenset({"play", "bid", "trump"})
+"""Events that are a seat's move, its seat the first word after the event's."""
+
+
+def pause_seconds(environ: Mapping[str, str] = os.environ) -> float:
+    """The pause after another seat's move: :data:`DELAY_VARIABLE` in seconds (0 to 60), else
+    :data:`DELAY`; any other value is a usage error rather than a game at a pace never asked for."""
+    text = environ.get(DELAY_VARIABLE, "").strip()
+    if not text:
+        return DELAY
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 60:  # NaN fails too
+        raise UsageError(f"{DELAY_VARIABLE}={text!r}: give the pause after each move in seconds, from 0 to 60")
+    return seconds
 
 
 def match_input(text: str, moves: Sequence[str]) -> str | None:
@@ -313,6 +339,9 @@ class HumanPlayer:
         self.view = SeatView()
         self.renderer = None
         self.warned = False
+        self.delay = pause_seconds() if interactive else 0.0
+        """Seconds to rest after another seat's move (or a forced move of this seat's): none
+        without a terminal, so a script runs at full speed."""
 
     def say(self, text: str) -> None:
         if self.interactive:
@@ -320,6 +349,10 @@ class HumanPlayer:
             self.out.flush()
 
     def notify(self, lines: Sequence[str]) -> None:
+        """Follow the lines; on a terminal, show each event as it comes, and rest a moment
+        after another seat's move (the referee sends a move's events together: a card, the
+        trick it ends, a Seep floor) so a person sees it land before the next."""
+        landed = False
         for line in lines:
             words = line.split()
             if not words:
@@ -333,11 +366,26 @@ class HumanPlayer:
                 mine = words[1 + self.view.seat] if len(words) > 1 + self.view.seat else "?"
                 self.say(f"The match is over: you {mine}.")
             elif self.renderer is not None and self.interactive:
-                from ..games.base import Event
+                self._render(words)
+            if words[0] in MOVE_EVENTS and len(words) > 1 and words[1] != str(self.view.seat):
+                landed = True
+        if landed:
+            self._pause()
 
-                event = Event(words[0], tuple(words[1:]), frozenset({self.view.seat}))
-                for text in self.renderer.feed(event):
-                    self.say(text)
+    def _render(self, words: list[str]) -> None:
+        """One event as the replay writes it; a card played to a trick, which the replay shows
+        only with the whole trick, gets a line of its own at once (``1:ann plays Q♠``)."""
+        from ..games.base import Event
+
+        shown = self.renderer.feed(Event(words[0], tuple(words[1:]), frozenset({self.view.seat})))
+        if not shown and words[0] == "play" and len(words) >= 3 and is_card(words[2]) and words[1].isdigit():
+            shown = [f"  {self.view.who(int(words[1]))} plays {Card.parse(words[2]).symbol()}"]
+        for text in shown:
+            self.say(paint(text, self.colour))
+
+    def _pause(self) -> None:
+        if self.interactive and self.delay > 0:
+            time.sleep(self.delay)
 
     def choose(self, request: Request) -> str:
         if not self.interactive:
@@ -367,6 +415,7 @@ class HumanPlayer:
         move = request.moves[0]
         what = "move" if request.kind == "play" else request.kind
         self.say(paint(f"only one legal {what}: {move_label(move)}", self.colour))
+        self._pause()
         return move
 
     def _from_lines(self, request: Request) -> str:
