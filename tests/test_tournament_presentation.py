@@ -232,3 +232,39 @@ def test_a_bot_that_fails_before_its_handshake_is_named_by_its_entrant_name(tmp_
         assert all("during the handshake" in f["detail"] for f in record["faults"])
         commands = {" ".join(record["seats"][s]["command"]) for s in faulted}
         assert commands == {silent, chatty}, "the command line is kept, as the command"
+
+
+# -- play's output: events --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["peppa", "seep", "pigugnin", "pepper"])
+def test_events_give_numbers_as_json_numbers_and_card_tokens_as_strings(game: str) -> None:
+    proc = run_cli("play", game, "--seed", "3", "--max-deals", "2", "--events", check=True)
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    events, summary = lines[:-1], lines[-1]
+    by_kind: dict[str, list[list[Any]]] = {}
+    for event in events:
+        by_kind.setdefault(event["event"], []).append(event["args"])
+        for arg in event["args"]:
+            assert isinstance(arg, (int, str)) and not isinstance(arg, bool)
+            if isinstance(arg, str):
+                assert not arg.lstrip("-").isdigit(), f"a number left as a string in {event}"
+    deals = by_kind["deal"]
+    assert [d[0] for d in deals] == sorted(d[0] for d in deals) and all(isinstance(x, int) for d in deals for x in d)
+    scored = [d for d in summary["deal_scores"]]
+    assert [args[1:] for args in by_kind["score"]] == [d["points"] for d in scored], "points are the record's numbers"
+    assert by_kind["totals"] == [d["totals"] for d in scored]
+    plays = by_kind["play"]
+    assert all(isinstance(seat, int) and isinstance(move, str) for seat, move, *_ in plays), "a move is a token"
+    if game != "seep":
+        assert all(len(move) == 2 and move[-1] in "CDHS" for _, move, *_ in plays), "card tokens stay strings"
+
+
+def test_a_bid_is_a_number_only_when_it_is_one() -> None:
+    """Pepper's bids are numbers of tricks or words (pass, small, big): each keeps its kind."""
+    proc = run_cli("play", "pepper", "--seed", "3", "--events", check=True)
+    bids = [json.loads(line)["args"] for line in proc.stdout.splitlines()[:-1]
+            if json.loads(line)["event"] == "bid"]
+    kinds = {type(bid).__name__ for _, bid in bids}
+    assert kinds == {"int", "str"}, bids
+    assert {bid for _, bid in bids if isinstance(bid, str)} <= {"pass", "small", "big"}

@@ -173,8 +173,17 @@ def _signer(sign_key: str | None, record_path: str | None) -> signing.PrivateKey
 
 
 def _event_printer(match: int, game: str) -> Callable[[Sequence[Event]], None]:
-    """A referee listener that prints the public events (nothing private to a seat)."""
+    """A referee listener that prints the public events (nothing private to a seat). An event's
+    words that are whole numbers (seats, deal and trick numbers, points, totals, counts, a bid
+    of 3) are printed as JSON numbers; every other word (a card token, a move such as
+    ``take:JD:6C+5H``, ``pass``, a direction) stays a string. Only a number's own spelling
+    counts (``-12``, ``0``; not ``+3``, ``007`` or ``-0``), so each prints back as it was sent;
+    card tokens always hold a suit letter and are never numbers."""
     deal = 0
+
+    def value(word: str) -> int | str:
+        digits = word[1:] if word.startswith("-") else word
+        return int(word) if digits.isascii() and digits.isdigit() and str(int(word)) == word else word
 
     def show(batch: Sequence[Event]) -> None:
         nonlocal deal
@@ -182,7 +191,8 @@ def _event_printer(match: int, game: str) -> Callable[[Sequence[Event]], None]:
             if event.kind == "deal":
                 deal = int(event.args[0])
             if event.audience is None:
-                print_json({"match": match, "game": game, "deal": deal, "event": event.kind, "args": list(event.args)})
+                print_json({"match": match, "game": game, "deal": deal, "event": event.kind,
+                            "args": [value(word) for word in event.args]})
         sys.stdout.flush()
 
     return show
