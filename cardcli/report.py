@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Sequence
 
 from .games import options as opt
@@ -64,10 +65,21 @@ def _last_total(record: dict[str, Any], seat: int) -> int | None:
     return finished[-1]["totals"][seat] if finished else None
 
 
-def summary_text(setup: Setup, result: MatchResult, record_path: str | None) -> str:
+DEALS_ON_A_TERMINAL = 20
+"""Deal rows the summary shows on a terminal: the first and last half of them, the middle
+elided in one line. A match can last up to ``--max-deals`` (500) deals, a table taller than
+any screen, whose end (totals, winners, faults) would scroll away; piped output, which a
+script may read, has every deal, and ``--json`` has them all anyway."""
+
+
+def summary_text(setup: Setup, result: MatchResult, record_path: str | None,
+                 deals_shown: int | None = None) -> str:
     """The summary ``play`` prints. Bot names and fault details come from the bots, so they
     pass through :func:`printable` (a name could otherwise clear the screen or forge the
-    winners line)."""
+    winners line). At most ``deals_shown`` deal rows (the first and last ones); by default
+    :data:`DEALS_ON_A_TERMINAL` when standard output is a terminal, else every deal."""
+    if deals_shown is None:
+        deals_shown = DEALS_ON_A_TERMINAL if _on_a_terminal() else 0
     data = summary_json(setup, result, record_path)
     names = [f"{p['seat']}:{display_name(p['name'])}" for p in data["players"]]
     changed = [
@@ -84,9 +96,18 @@ def summary_text(setup: Setup, result: MatchResult, record_path: str | None) -> 
     width = max(6, *(len(n) for n in names))
     header = "deal  " + "".join(f"{n:>{width + 2}}" for n in names) + "  note"
     lines.append(header)
-    for d in data["deal_scores"]:
-        cells = "".join(f"{p:>{width + 2}}" for p in d["points"])
-        lines.append(f"{d['number']:>4}  {cells}  {' '.join(d['notes'])}".rstrip())
+    scored = data["deal_scores"]
+    head, tail = len(scored), 0
+    if deals_shown and len(scored) > deals_shown + 1:  # eliding a single row would save nothing
+        head, tail = (deals_shown + 1) // 2, deals_shown // 2
+    for d in scored[:head]:
+        lines.append(_deal_row(d, width))
+    if tail:
+        hidden = scored[head:-tail]
+        lines.append(f"{'...':>4}  {len(hidden)} deals not shown ({hidden[0]['number']} to {hidden[-1]['number']}; "
+                     "every deal is printed when the output is not a terminal, and with --json)")
+        for d in scored[-tail:]:
+            lines.append(_deal_row(d, width))
     totals = "".join(f"{p['score'] if p['score'] is not None else '-':>{width + 2}}" for p in data["players"])
     lines.append(f"{'total':>4}  {totals}")
     lines.append("")
@@ -108,6 +129,18 @@ def summary_text(setup: Setup, result: MatchResult, record_path: str | None) -> 
     if record_path:
         lines.append(f"record: {printable(record_path)}")
     return "\n".join(lines)
+
+
+def _deal_row(deal: dict[str, Any], width: int) -> str:
+    cells = "".join(f"{p:>{width + 2}}" for p in deal["points"])
+    return f"{deal['number']:>4}  {cells}  {' '.join(deal['notes'])}".rstrip()
+
+
+def _on_a_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False
 
 
 def _seats(data: dict[str, Any], seats: list[int]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import sys
 from collections import Counter
@@ -268,3 +269,49 @@ def test_a_bid_is_a_number_only_when_it_is_one() -> None:
     kinds = {type(bid).__name__ for _, bid in bids}
     assert kinds == {"int", "str"}, bids
     assert {bid for _, bid in bids if isinstance(bid, str)} <= {"pass", "small", "big"}
+
+
+# -- play's output: a long match on a terminal ------------------------------------------------
+
+LONG_MATCH = ["play", "peppa", "-o", "end_threshold=100000", "--max-deals", "60", "--seed", "1"]
+"""A Peppa match that nobody ends before 60 deals, adjudicated there."""
+
+
+def deal_rows(out: str) -> list[int]:
+    return [int(line.split()[0]) for line in out.splitlines() if line[:4].strip().isdigit()]
+
+
+def test_a_long_match_on_a_terminal_elides_the_middle_deals() -> None:
+    import pexpect
+
+    child = pexpect.spawn(sys.executable, ["-m", "cardcli", *LONG_MATCH], cwd=str(ROOT), encoding="utf-8",
+                          timeout=60, dimensions=(50, 140), env={**os.environ, "PYTHONPATH": str(ROOT)})
+    child.expect(pexpect.EOF)
+    child.close()
+    out = child.before.replace("\r\n", "\n")
+    assert child.exitstatus == 0, out
+    assert deal_rows(out) == [*range(1, 11), *range(51, 61)]
+    (elided,) = [line for line in out.splitlines() if "not shown" in line]
+    assert elided.split()[:2] == ["...", "40"] and "(11 to 50;" in elided
+    lines = out.splitlines()
+    assert len(lines) < 40, "the table fits a screen"
+    assert lines.index(elided) == [i for i, line in enumerate(lines) if line.startswith("deal ")][0] + 11
+    assert any(line.startswith("total") for line in lines) and "adjudicated by the totals after 60 deals" in out
+
+
+def test_a_long_match_piped_prints_every_deal() -> None:
+    out = run_cli(*LONG_MATCH, check=True).stdout
+    assert deal_rows(out) == list(range(1, 61)) and "not shown" not in out
+
+
+def test_the_summary_elides_only_when_it_saves_lines() -> None:
+    from cardcli.referee import Settings, play_match
+    from cardcli.report import summary_text
+    from cardcli.seats.builtin import random_seat
+
+    setup = registry.resolve("peppa", None, {"end_threshold": "100000"}, 4, 1)
+    result = play_match(setup, [random_seat(f"r{s}", s) for s in range(4)], Settings(max_deals=21))
+    assert deal_rows(summary_text(setup, result, None, deals_shown=20)) == list(range(1, 22)), "one row: all"
+    assert deal_rows(summary_text(setup, result, None, deals_shown=4)) == [1, 2, 20, 21]
+    assert deal_rows(summary_text(setup, result, None, deals_shown=5)) == [1, 2, 3, 20, 21]
+    assert deal_rows(summary_text(setup, result, None, deals_shown=0)) == list(range(1, 22)), "0: every deal"
