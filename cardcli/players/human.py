@@ -2,11 +2,15 @@
 a pipe (``script:PATH``, or ``--seat human`` with piped input).
 
 The human player follows the game from exactly the protocol lines its seat is sent, so the
-screen can never show more than the seat may know. Each event is printed with the game's own
-renderer (the text ``replay`` uses); at a request it shows the hand, the table and the legal
-moves, numbered. A move may be typed as its token or its number; anything else re-prompts with
-the reason, never a fault. ``?`` shows help and the rules. Cards are shown as people write
-them (``10♠``) and may be typed that way or as tokens, in either case (``10s``, ``TS``).
+screen can never show more than the seat may know. Each event is printed as it comes with the
+game's own renderer (the text ``replay`` uses), each card played to a trick on a line of its
+own, and the screen rests a moment after another seat's move (``CARDCLI_HUMAN_DELAY``). At a
+request it shows the totals, the trick or the floor, the hand, the deal so far (as far as the
+seat's lines tell it) and the legal moves, numbered in as few lines as fit the terminal. A
+forced move (one legal move) is played without asking. A move may be typed as its token or
+its number; anything else re-prompts with the reason, never a fault. ``?`` shows help and the
+rules. Cards are shown as people write them (``10♠``) and may be typed that way or as tokens,
+in either case (``10s``, ``TS``). Built-in players are named without their parameters.
 
 Without a terminal the same seat reads one move per line and prints nothing: ``printf 'QS\\n' |
 cardcli play ...`` works. When the lines run out, or a line is not a legal move, the seat plays
@@ -20,7 +24,7 @@ import shutil
 import sys
 import textwrap
 import time
-from typing import IO, Iterator, Mapping, Sequence
+from typing import IO, Any, Iterator, Mapping, Sequence
 
 from ..cards import SUIT_SYMBOLS, Card, is_card, render_hand
 from ..errors import UsageError
@@ -59,11 +63,19 @@ def pause_seconds(environ: Mapping[str, str] = os.environ) -> float:
     return seconds
 
 
+def _is_terminal(out: IO[str]) -> bool:
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def match_input(text: str, moves: Sequence[str]) -> str | None:
     """The legal move a person meant: its number, or its token written in any case, with ``10``
-    for the ten or a suit symbol for the suit (as the moves are shown), and its cards in any order; the cards of a pass may be separated by spaces,
-    commas or '+'. A bot must write the token exactly; a person is not held to it, and the
-    near misses are recognised by the same code that names them in a bot's fault."""
+    for the ten or a suit symbol for the suit (as the moves are shown), and its cards in any
+    order; the cards of a pass may be separated by spaces, commas or '+'. A bot must write the
+    token exactly; a person is not held to it, and the near misses are recognised by the same
+    code that names them in a bot's fault."""
     text = text.strip()
     for suit, symbol in SUIT_SYMBOLS.items():  # a card typed as it is shown: Q♠, 10♥
         text = text.replace(symbol, suit)
@@ -103,11 +115,11 @@ def move_label(move: str) -> str:
 
 
 def move_lines(moves: Sequence[str], width: int) -> list[str]:
-    """The legal moves numbered in as few lines as fit in ``width`` columns (``1) 2♣   2) 7♦
+    """The legal moves numbered in as few lines as fit in ``width`` columns (``1. 2♣   2. 7♦
     ...``), not one line per move, so the table stays on a small terminal. A move is never
     split between lines unless it is longer than a line by itself (a long Seep capture): then
     it is wrapped at spaces, its continuation indented under its text."""
-    entries = [f"{number}) {move_label(move)}" for number, move in enumerate(moves, start=1)]
+    entries = [f"{number}. {move_label(move)}" for number, move in enumerate(moves, start=1)]
     return packed(entries, width, "  ", "   ")
 
 
@@ -115,7 +127,7 @@ def packed(entries: Sequence[str], width: int, indent: str, gap: str, head: str 
     """``head`` and then ``entries`` in as few lines of ``width`` columns as they fit, each line
     after the head's starting with ``indent``, the entries on a line separated by ``gap``. An
     entry is split only when it is longer than a line by itself, at spaces, its continuation
-    indented under its text (past its first word: a number, ``12)``, or a seat)."""
+    indented under its text (past its first word: a number, ``12.``, or a seat)."""
     lines: list[str] = []
     line, after_head = head, bool(head)
     for entry in entries:
@@ -302,9 +314,9 @@ class SeatView:
                 entries.append(f"contract {self.contract[1]} by {self.who(self.contract[0])}")
             return "this deal, tricks:", entries
         word = POINTS_WORD.get(self.game, "points")
-        return f"this deal, {word} (tricks):", [
-            f"{self.who(seat)} {points} ({tricks})" for seat, (points, tricks) in enumerate(zip(self.points, self.tricks))
-        ]
+        entries = [f"{self.who(seat)} {points} ({taken})"
+                   for seat, (points, taken) in enumerate(zip(self.points, self.tricks))]
+        return f"this deal, {word} (tricks):", entries
 
     def short_names(self) -> list[str]:
         """The names as shown: see :func:`short_name`."""
@@ -337,11 +349,12 @@ class HumanPlayer:
         self.out = out if out is not None else sys.stderr
         self.colour = interactive and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
         self.view = SeatView()
-        self.renderer = None
+        self.renderer: Any = None
+        """The game's renderer (see ``GameSpec.renderer``), from the match's ``begin``."""
         self.warned = False
-        self.delay = pause_seconds() if interactive else 0.0
+        self.delay = pause_seconds() if interactive and _is_terminal(self.out) else 0.0
         """Seconds to rest after another seat's move (or a forced move of this seat's): none
-        without a terminal, so a script runs at full speed."""
+        without a terminal to watch, so a script runs at full speed."""
 
     def say(self, text: str) -> None:
         if self.interactive:
@@ -436,13 +449,13 @@ class HumanPlayer:
         width = terminal_width(self.out)
         self.say("")
         if view.totals:
-            self.say("totals: " + "  ".join(f"{view.who(i)} {t}" for i, t in enumerate(view.totals)))
+            for line in packed([f"{view.who(i)} {t}" for i, t in enumerate(view.totals)], width, "  ", "  ", "totals:"):
+                self.say(line)
         if view.game == "seep":
             from ..games.seep_text import table_text
 
             floor = table_text(view.table) if view.table is not None else "face down until the bid"
-            for line in textwrap.wrap("floor: " + floor, width, subsequent_indent="       ", break_on_hyphens=False):
-                self.say(paint(line, self.colour))
+            self.say("floor: " + paint(floor, self.colour))
         elif view.trick_number:
             self.say(view.trick_text(self.colour))
         self.say(f"your hand: {view.hand_text(self.colour)}")
