@@ -193,6 +193,33 @@ def test_interrupting_the_referee_ends_the_bots_and_keeps_finished_games(sig, co
     assert not any(alive(p) for p in pids), "bots and their children are ended"
 
 
+def test_a_run_interrupted_before_its_first_game_ends_leaves_no_empty_record(tmp_path: Path) -> None:
+    """Ctrl-C in the first game (or a refusal before it) used to leave a record file of 0
+    bytes; a file that was there before is left as it was."""
+    record = tmp_path / "games.jsonl"
+    pidfile = tmp_path / "pids"
+    bot = f"{FAULTY_BOT} --pidfile {pidfile} --slow-at 1 --delay 30"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardcli", "play", "peppa", "--seed", "1", "--move-time", "60",
+         "--seat", bot, "--seat", "random", "--seat", "random", "--seat", "random", "--record", str(record)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    deadline = time.monotonic() + 60
+    while not pidfile.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert not record.exists(), "no empty record is left behind"
+    refused = run_cli("play", "peppa", "--record", str(record), "--seat", "remote:alice")
+    assert refused.returncode == 2 and not record.exists()
+    record.write_text("")
+    run_cli("play", "peppa", "--record", str(record), "--seat", "remote:alice")
+    assert record.exists(), "a file that was there before stays"
+
+
 def test_a_torn_record_is_reported_by_replay_and_verify_without_a_traceback(tmp_path: Path) -> None:
     path = tmp_path / "r.jsonl"
     run_cli("play", "peppa", "--seed", "2", "--record", str(path), check=True)

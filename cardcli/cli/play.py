@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import signal
 import sys
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import click
 
-from .. import signing
 from ..errors import Interrupted, UsageError
 from ..games.base import Event
 from ..games import registry
@@ -27,6 +28,10 @@ from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_view
                      option_assignment, sandbox_views,
                      parse_assignments, print_json, remote_options, sandbox_options, sandbox_policy, time_bank_option,
                      warn_options)
+
+
+if TYPE_CHECKING:
+    from .. import signing
 
 
 @click.command("play")
@@ -87,7 +92,8 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
 
     Exit status: 0 when every match completed (even with faults), 1 when the fault policy
     aborted one, 2 for bad input, 130 on Ctrl-C and 143 on SIGTERM (the bots are ended and the
-    unfinished match is not written; matches already finished are in the record).
+    unfinished match is not written; matches already finished are in the record, and a record file
+    this run made is removed again if no match finished).
     """
     signal.signal(signal.SIGTERM, _terminated)
     if verbose:
@@ -101,56 +107,76 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
     warn_options(setup)
     bot_options = _seat_options(seat_options, setup.num_players)
     signer = _signer(sign_key, record_path)
-    if record_path is not None:
-        check_appendable(Path(record_path))
-    stderr_dir = Path(bot_stderr) if bot_stderr else None
-    if stderr_dir is not None:
-        stderr_dir.mkdir(parents=True, exist_ok=True)
-    settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info, max_deals, time_bank)
-    limits = Limits(bot_memory, bot_cpu, bot_files, bot_procs)
-    asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds,
-                           (record_path, bot_stderr, sign_key, tokens_path, cert, key_path), bot_disk)
-    sandbox = resolve(asked)
-    announce_sandbox(asked, sandbox)
-    views = sandbox_views(sandbox, ((f"seat {k}", spec, Launch()) for k, spec in enumerate(seats)))
-    if sandbox is not None:
-        click.echo(f"sandbox: {guarded_by(sandbox)}", err=True)
-        for line in describe_views(views):
-            click.echo(line, err=True)
-    remote = RemoteArgs(listen, tokens_path, cert, key_path, connect_time, reconnect_time, network_grace)
-    hub, context = remote.open(remote_names(seats))
-    if hub is not None:
-        hub.start()
-    status = 0
-    series: Series | None = None
-    try:
-        series = Series(game, variant, given, count, seed, seats, settings, stderr_dir, limits, sandbox, context,
-                        bot_options)
-        warnings = OptionWarnings()
-        for k in range(count_games):
-            listener = _event_printer(k + 1, setup.spec.name) if events else None
-            setup, result = series.play(k, listener)
-            warnings.check(undeclared_options(result.record), lambda seat: f"seat {seat}")
-            if record_path is not None:
-                record = result.record if signer is None else signing.signed(result.record, signer)
-                repaired = append(Path(record_path), record)
-                if repaired is not None:
-                    click.echo(f"cardcli: {repaired.describe(record_path)}", err=True)
-            if as_json or events:
-                print_json(summary_json(setup, result, record_path))
-            else:
-                click.echo(("\n" if k else "") + summary_text(setup, result, record_path))
-            if not result.completed:
-                status = 1
-    finally:
-        if series is not None:
-            series.close()
+    with _record_file(record_path):
+        stderr_dir = Path(bot_stderr) if bot_stderr else None
+        if stderr_dir is not None:
+            stderr_dir.mkdir(parents=True, exist_ok=True)
+        settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info, max_deals, time_bank)
+        limits = Limits(bot_memory, bot_cpu, bot_files, bot_procs)
+        asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds,
+                               (record_path, bot_stderr, sign_key, tokens_path, cert, key_path), bot_disk)
+        sandbox = resolve(asked)
+        announce_sandbox(asked, sandbox)
+        views = sandbox_views(sandbox, ((f"seat {k}", spec, Launch()) for k, spec in enumerate(seats)))
+        if sandbox is not None:
+            click.echo(f"sandbox: {guarded_by(sandbox)}", err=True)
+            for line in describe_views(views):
+                click.echo(line, err=True)
+        remote = RemoteArgs(listen, tokens_path, cert, key_path, connect_time, reconnect_time, network_grace)
+        hub, context = remote.open(remote_names(seats))
         if hub is not None:
-            hub.close()
-    if series is not None:
-        for note in closing_notes(series.seats, quit_grace):
-            click.echo(note, err=True)
-    return status
+            hub.start()
+        status = 0
+        series: Series | None = None
+        try:
+            series = Series(game, variant, given, count, seed, seats, settings, stderr_dir, limits, sandbox, context,
+                            bot_options)
+            warnings = OptionWarnings()
+            for k in range(count_games):
+                listener = _event_printer(k + 1, setup.spec.name) if events else None
+                setup, result = series.play(k, listener)
+                warnings.check(undeclared_options(result.record), lambda seat: f"seat {seat}")
+                if record_path is not None:
+                    record = result.record if signer is None else _signed(result.record, signer)
+                    repaired = append(Path(record_path), record)
+                    if repaired is not None:
+                        click.echo(f"cardcli: {repaired.describe(record_path)}", err=True)
+                if as_json or events:
+                    print_json(summary_json(setup, result, record_path))
+                else:
+                    click.echo(("\n" if k else "") + summary_text(setup, result, record_path))
+                if not result.completed:
+                    status = 1
+        finally:
+            if series is not None:
+                series.close()
+            if hub is not None:
+                hub.close()
+        if series is not None:
+            for note in closing_notes(series.seats, quit_grace):
+                click.echo(note, err=True)
+        return status
+
+
+@contextlib.contextmanager
+def _record_file(path: str | None) -> Iterator[None]:
+    """The record file, made (or checked) before any bot starts, so a record that cannot be
+    written fails before the match, and so the sandbox masks it from the bots; removed again
+    at the end if this run made it and wrote nothing into it, so that a run interrupted or
+    refused before its first match leaves no empty file behind."""
+    if path is None:
+        yield
+        return
+    made = not os.path.exists(path)
+    check_appendable(Path(path))
+    try:
+        yield
+    finally:
+        try:
+            if made and os.path.getsize(path) == 0:
+                os.unlink(path)
+        except OSError:
+            pass
 
 
 def _seat_options(items: Sequence[str], seats: int) -> dict[int, tuple[tuple[str, str], ...]]:
@@ -169,7 +195,15 @@ def _signer(sign_key: str | None, record_path: str | None) -> signing.PrivateKey
         return None
     if record_path is None:
         raise UsageError("--sign-key signs the record: give --record PATH too")
+    from .. import signing  # its key code loads only for a signed record
+
     return signing.private_key(sign_key)
+
+
+def _signed(record: dict[str, Any], key: signing.PrivateKey) -> dict[str, Any]:
+    from .. import signing
+
+    return signing.signed(record, key)
 
 
 def _event_printer(match: int, game: str) -> Callable[[Sequence[Event]], None]:
