@@ -16,6 +16,24 @@ import pytest
 from record_check import record_schema_check
 
 ROOT = Path(__file__).resolve().parent.parent
+FAST_TIER = frozenset({
+    "test_protocol", "test_referee", "test_record_schema", "test_verify", "test_viewer", "test_watch",
+    "test_terminal_safety", "test_openskill_ties", "test_time_stats", "test_setoption", "test_properties",
+    "test_closing", "test_docs", "test_examples", "test_relay", "test_gauntlet", "test_time_bank",
+    "test_failure_bundles", "test_paired_stats", "test_tournament_presentation",
+})
+"""The modules of the fast tier (``pytest -m fast``, about a minute on two cores), with every
+module of tests/games but the long generated ones below: what everyday work runs. It needs no
+root, sandbox, browser, database server or cluster; the whole suite runs those for real."""
+SLOW_GAME_MODULES = frozenset({"test_clone_and_actions", "test_seep_generator", "test_seep_invariants"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.fspath))
+        in_games = path.parent.name == "games" and path.stem not in SLOW_GAME_MODULES
+        if path.stem in FAST_TIER or in_games:
+            item.add_marker(pytest.mark.fast)
 PYTHON_BOT = f"{sys.executable} {ROOT / 'bots/python/random_bot.py'}"
 BASH_BOT = f"bash {ROOT / 'bots/bash/random_bot.sh'}"
 FAULTY_BOT = f"{sys.executable} {ROOT / 'tests/bots/faulty_bot.py'}"
