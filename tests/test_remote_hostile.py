@@ -495,8 +495,9 @@ def test_a_storm_of_silent_connections_is_held_to_the_pending_limit_and_a_real_b
         return await asyncio.gather(*(one(started) for _ in range(200)))
 
     outcomes = asyncio.run(storm())
-    answered = max(at for _, at, _ in outcomes)
-    assert answered < limits.auth_time, f"the storm took {answered:.2f} s: not 'at once' any more"
+    # No clock is read against the answer: on a loaded machine 200 connections can take longer
+    # than the auth time to be made. That the extra ones cost nothing is the listener's own
+    # count below: each was reset as it was accepted, never held until the auth time.
     admitted = [said for what, _, said in outcomes if what == "in"]
     cut = [err for what, _, err in outcomes if what == "cut"]
     assert len(admitted) == limits.pending_per_address, len(admitted)
