@@ -1,6 +1,7 @@
 """A competition as an organiser runs it: the random bots in four languages and the heuristic
 player, a seeded tournament of every game, interrupted and resumed to the table of an
-uninterrupted run; and the heuristic player's rating clearly above random's."""
+uninterrupted run; and the heuristic player's rating clearly above random's, first in the table
+with its first place established by the paired results."""
 
 from __future__ import annotations
 
@@ -78,7 +79,11 @@ def test_the_heuristic_player_rates_clearly_above_random(tmp_path: Path) -> None
                    "--bot", "r3=random", "--deal-sets", "40", "--seed", "2", "-j", "2", "--json",
                    "--dir", str(tmp_path / "heur"))
     assert proc.returncode == 0, proc.stderr
-    rows = {r["entrant"]: r for r in json.loads(proc.stdout)["entrants"]}
+    table = json.loads(proc.stdout)
+    rows = {r["entrant"]: r for r in table["entrants"]}
+    # first in the table, and established: the paired results put it ahead of every random player
+    assert table["entrants"][0]["entrant"] == "heur" and table["entrants"][0]["next"]["separated"]
+    assert table["first_place"] == {"entrant": "heur", "established": True, "not_separated_from": []}
     heur = rows.pop("heur")
     best = max(rows.values(), key=lambda r: r["rating"])
     margin = math.hypot(heur["rating_ci"], best["rating_ci"])

@@ -172,6 +172,29 @@ def test_a_difference_within_the_tolerance_is_a_draw() -> None:
     assert (r.wins, r.draws, r.losses) == (1, 1, 0)
 
 
+def matchpoints(names: Sequence[str], records: Sequence[dict[str, Any]], lower: bool) -> list[tuple[float, int]]:
+    tally = PairedTally(tuple(names), lower)
+    for rec in records:
+        tally.add(rec)
+    return [(m.points, m.comparisons) for m in tally.matchpoints()]
+
+
+def test_matchpoints_by_hand() -> None:
+    """At every (deal set, seat), 1 for each entrant that held those cards and did worse, 1/2
+    for each that did as well. PERMUTATIONS, averaged per seat: A 4 4 6, B 1 2 3, C 0 0 0, so
+    A beats both others from every seat (6 of 6), B beats C only (3 of 6), C nobody."""
+    assert matchpoints(["A", "B", "C"], PERMUTATIONS, False) == [(6.0, 6), (3.0, 6), (0.0, 6)]
+    assert matchpoints(["A", "B", "C"], PERMUTATIONS, True) == [(0.0, 6), (3.0, 6), (6.0, 6)], "lower is better"
+    assert matchpoints(["A", "B"], TWO, False) == [(4.0, 4), (0.0, 4)]
+    tally = PairedTally(("A", "B"), lower_is_better=False)
+    tally.cells.update({(0, 0, 0): [1.0 + 1e-12, 1], (0, 0, 1): [1.0, 1],
+                        (1, 0, 0): [1.0, 1], (1, 0, 1): [1.0 - 1e-6, 1]})
+    assert [(m.points, m.comparisons, m.percent) for m in tally.matchpoints()] == [(1.5, 2, 75.0), (0.5, 2, 25.0)]
+    # a deal set played in one rotation only, and an entrant that never played: no comparison
+    assert [m.percent for m in PairedTally(("A", "B", "C"), False).matchpoints()] == [None, None, None]
+    assert matchpoints(["A", "B", "C"], TWO[:1], False) == [(0.0, 0), (0.0, 0), (0.0, 0)]
+
+
 def test_a_record_that_does_not_fit_the_tournament_is_an_error() -> None:
     with pytest.raises(RecordError):
         paired_results(["A", "B"], [record(0, 0, [0, 5], [(1, 1)])], lower_is_better=False)

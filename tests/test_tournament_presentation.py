@@ -9,6 +9,8 @@ from __future__ import annotations
 import csv
 import json
 import os
+import random
+import re
 import shutil
 import sys
 from collections import Counter
@@ -20,6 +22,8 @@ import pytest
 
 from cardcli.games import registry
 from cardcli.safe_text import display_name
+from cardcli.tournament.paired import PairResult
+from cardcli.tournament.results import Table, _preference, order_rows, render, tabulate
 from cardcli.tournament.schedule import balance, groups, places, plan
 from conftest import PYTHON_BOT, ROOT, read_records, run_cli
 
@@ -73,14 +77,14 @@ def test_the_organisers_example_six_entrants_four_seats_two_deal_sets() -> None:
     assert (balance(6, 4, (), 20).fewer, balance(6, 4, (), 20).more) == (15, 30)
 
 
-# -- a tournament where the ordinal and the rating disagree -------------------------------------
+# -- a field the table must order: idle entrants, matchpoints, ordinals -------------------------
 
 FIELD = ["heur=heuristic", "rand=random", "first=first", "heur2=heuristic", "rand2=random",
          "zz-idle=random", "aa-idle=first"]
 """Seven entrants at a four-seat table, two deal sets: the groups are (0, 1, 2, 3) and
-(0, 1, 2, 4), so the last two never play. They keep the starting rating (mu 25) and an
-ordinal of 0, below entrants whose mu is lower but better established; and they tie, so their
-order is their names' (``aa-idle`` first although entered last)."""
+(0, 1, 2, 4), so the last two never play. They have no matchpoints and keep the starting
+rating (mu 25, ordinal 0), below every entrant that played; and they tie, so their order is
+their names' (``aa-idle`` first although entered last)."""
 
 
 def field_args(directory: Path) -> list[str]:
@@ -129,46 +133,258 @@ def test_a_balanced_schedule_says_nothing(tmp_path: Path) -> None:
     assert not warnings(proc.stderr)
 
 
-def text_rows(out: str) -> list[tuple[int, str, float, float]]:
-    """(rank, entrant, first numeric column, rating) of each row of the text table."""
+def text_rows(out: str) -> list[tuple[int, str, str, float | None, float]]:
+    """(rank, mark, entrant, MP, ordinal) of each row of the text table: the mark is the
+    character after the rank, '=' for a row not separated from the row above."""
     lines = out.splitlines()
-    header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("# entrant"))
+    header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("#  entrant"))
     rows = []
     for line in lines[header + 1:]:
-        if not line.strip():
+        if not line.strip() or not line[:2].strip().isdigit():
             break
-        words = line.split()
-        rows.append((int(words[0]), words[1], float(words[2]), float(words[3])))
+        words = line[3:].split()
+        rows.append((int(line[:2]), line[2], words[0], None if words[1] == "n/a" else float(words[1]), float(words[2])))
     return rows
 
 
-def test_the_table_is_in_the_order_of_the_ordinal_it_shows_first(field: dict[str, Any]) -> None:
+def test_the_table_is_ranked_by_paired_results_then_matchpoints_as_its_heading_says(field: dict[str, Any]) -> None:
     out = field["text"].stdout
-    assert "ranked by ordinal = mu - 3 sigma, highest first (equal ordinals: by entrant name)" in out.splitlines()[0]
-    header = next(line for line in out.splitlines() if line.lstrip().startswith("# entrant"))
-    assert header.split()[2] == "ordinal"
+    lines = out.splitlines()
+    assert lines[0] == ("8 matches, ranked by the paired duplicate results (a pair they separate is never out of "
+                        "order), then by matchpoints (MP), ordinal, name")
+    assert lines[1].startswith("'=' after a rank: not separated from the row above by the paired results")
+    header = next(line for line in lines if line.lstrip().startswith("#  entrant"))
+    assert header.split()[2:4] == ["MP", "ordinal"]
     rows = text_rows(out)
+    data = json.loads(field["json"].stdout)
+    by_name = {r["entrant"]: r for r in data["entrants"]}
     assert [r[0] for r in rows] == list(range(1, len(FIELD) + 1))
-    assert [(-r[2], r[1]) for r in rows] == sorted((-r[2], r[1]) for r in rows)
-    # the orders differ: somewhere an entrant ranks above one with a higher rating (mu)
-    assert any(rows[i][3] < rows[j][3] for i in range(len(rows)) for j in range(i + 1, len(rows)))
-    names = [r[1] for r in rows]
-    aa, zz = names.index("aa-idle"), names.index("zz-idle")
-    assert zz == aa + 1 and rows[aa][2] == rows[zz][2] == 0.0, "level ordinals by name, not by entry"
-    idle = [line for line in out.splitlines() if "aa-idle" in line][0]
+    for upper, lower in zip(rows, rows[1:]):
+        separated = by_name[upper[2]]["next"]["separated"]
+        assert lower[1] == (" " if separated else "="), "the mark says what the paired result says"
+        if not separated and upper[3] is not None and lower[3] is not None:
+            assert (upper[3], upper[4], lower[2]) >= (lower[3], lower[4], upper[2]), "else by MP, ordinal, name"
+    names = [r[2] for r in rows]
+    assert names[-2:] == ["aa-idle", "zz-idle"], "no comparison: last, level ordinals by name"
+    assert rows[-1][3] is None and rows[-1][4] == 0.0
+    idle = [line for line in lines if "aa-idle" in line][0]
     assert "n/a ± n/a" in idle, "no deal played, no score: 0.00 would read as the best Peppa score"
 
 
 def test_json_and_csv_list_the_rows_in_the_same_order_with_their_rank(field: dict[str, Any]) -> None:
     rows = text_rows(field["text"].stdout)
     data = json.loads(field["json"].stdout)
-    assert data["ranked_by"] == "ordinal"
-    assert [(r["rank"], r["entrant"], r["ordinal"], r["rating"]) for r in data["entrants"]] == rows
+    assert data["ranked_by"] == ["paired", "matchpoints", "ordinal", "entrant"]
+    assert [(r["rank"], r["entrant"], r["matchpoints"], r["ordinal"]) for r in data["entrants"]] == [
+        (rank, name, mp, ordinal) for rank, _, name, mp, ordinal in rows]
     assert all((r["score_per_deal"] is None) == (r["matches"] == 0) for r in data["entrants"])
+    assert all((r["matchpoints"] is None) == (r["comparisons"] == 0) for r in data["entrants"])
+    first = data["first_place"]
+    assert first["entrant"] == rows[0][2] and first["established"] == (not first["not_separated_from"])
     table = field["csv"]
     head = table[0]
     assert head[:3] == ["rank", "entrant", "rating"]
-    assert [(int(r[0]), r[1], float(r[head.index("ordinal")]), float(r[2])) for r in table[1:]] == rows
+    assert [(int(r[0]), r[1], float(r[head.index("ordinal")])) for r in table[1:]] == [
+        (rank, name, ordinal) for rank, _, name, _, ordinal in rows]
+
+
+# -- what the rank rests on: the paired evidence ---------------------------------------------
+
+
+def peppa_record(index: int, deal_set: int, rotation: int, seating: Sequence[int],
+                 points: Sequence[int]) -> dict[str, Any]:
+    """A made-up complete one-deal Peppa record: ``points`` by seat; the two lowest win, as
+    Peppa's two of four do."""
+    order = sorted(range(4), key=lambda s: (points[s], s))
+    return {
+        "game": "peppa", "status": "complete",
+        "seats": [{"seat": s, "kind": "builtin"} for s in range(4)],
+        "deals": [{"number": 1, "moves": [], "points": list(points), "totals": list(points)}],
+        "faults": [],
+        "result": {"winners": sorted(order[:2]), "losers": sorted(order[2:]), "scores": list(points)},
+        "tournament": {"index": index, "key": f"{deal_set}.{rotation}", "deal_set": deal_set, "rotation": rotation,
+                       "seating": list(seating), "entrants": [str(e) for e in seating]},
+    }
+
+
+def test_two_entrants_that_win_every_match_are_told_apart_by_their_points() -> None:
+    """The issue's table: in Peppa two seats of four win every match, so two good entrants
+    both win (almost) every match and places of win and lose alone leave them level (the
+    rating fed those alone gives them equal ordinals, and the name put the worse first). The
+    points on the same cards separate them: ``b-heur`` takes 2 points a deal fewer than
+    ``a-mine`` from every seat of every deal set, and must rank first, established."""
+    rng = random.Random(4)
+    names = ["a-mine", "b-heur", "c-rand", "d-rand"]
+    skill = [6, 4, 14, 16]  # points a deal over the cards' share; lower is better
+    records = []
+    for deal_set in range(6):
+        cards = [rng.randint(0, 8) for _ in range(4)]  # what each seat's hand costs, the same in every rotation
+        for rotation in range(4):
+            seating = [(seat + rotation) % 4 for seat in range(4)]
+            points = [cards[s] + skill[e] + rng.choice([-1, 0, 1]) for s, e in enumerate(seating)]
+            records.append(peppa_record(len(records), deal_set, rotation, seating, points))
+    table = tabulate(names, records)
+    rows = {r["entrant"]: r for r in table.rows}
+    assert (rows["a-mine"]["wins"], rows["b-heur"]["wins"]) == (24, 24), "both won every match"
+    assert [r["entrant"] for r in table.rows] == ["b-heur", "a-mine", "c-rand", "d-rand"]
+    pair = table.pair("a-mine", "b-heur")
+    assert pair is not None and pair.better == "b-heur"
+    assert rows["b-heur"]["next"] == {"entrant": "a-mine", "n": 24, "mean": round(-pair.mean, 3),
+                                      "ci": round(pair.half_width, 3), "wins": pair.losses, "draws": pair.draws,
+                                      "losses": pair.wins, "separated": True}
+    assert table.first_place() == {"entrant": "b-heur", "established": True, "not_separated_from": []}
+    text = render(table, names)
+    assert "first place: b-heur, separated from every other entrant by the paired results" in text
+    # the rating fed win and lose alone could not have done it: a-mine and b-heur have the same places
+    assert all(set(r["result"]["winners"]) == {s for s, e in enumerate(r["tournament"]["seating"]) if e < 2}
+               for r in records)
+
+
+def synthetic_rows(rng: random.Random, names: Sequence[str]) -> list[dict[str, Any]]:
+    return [{"entrant": n, "matchpoints": rng.choice([None, *(round(rng.uniform(0, 100), 2) for _ in range(5))]),
+             "ordinal": round(rng.uniform(-5, 30), 2)} for n in names]
+
+
+def pair_result(a: str, b: str, mean: float, half: float) -> PairResult:
+    return PairResult(a, b, 10, mean, half, 5, 0, 5)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_no_row_is_ever_below_an_entrant_a_separated_paired_result_puts_it_above(seed: int) -> None:
+    """Random tables whose separated results follow a hidden order (so they never go round in
+    a circle), with matchpoints and ordinals that disagree with it at random: a separated
+    pair is never out of order, neighbours out of the matchpoints' order are always a
+    separated pair (the upper better), and the rest is by matchpoints, ordinal, name."""
+    rng = random.Random(seed)
+    names = [f"e{i}" for i in range(rng.randint(2, 8))]
+    hidden = {n: rng.random() for n in names}
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            gap = hidden[a] - hidden[b]
+            pairs.append(pair_result(a, b, gap, abs(gap) * rng.choice([0.5, 2.0])))  # separated or not
+    rows, against = order_rows(synthetic_rows(rng, names), pairs)
+    assert not against
+    position = {r["entrant"]: i for i, r in enumerate(rows)}
+    for pair in pairs:
+        if pair.better is not None:
+            loser = pair.b if pair.better == pair.a else pair.a
+            assert position[pair.better] < position[loser], pair
+    for upper, lower in zip(rows, rows[1:]):
+        assert upper["next"]["entrant"] == lower["entrant"]
+        if _preference(upper) > _preference(lower):
+            pair = next(p for p in pairs if {p.a, p.b} == {upper["entrant"], lower["entrant"]})
+            assert pair.better == upper["entrant"], "an inversion is always a separated pair"
+    assert [r["rank"] for r in rows] == list(range(1, len(names) + 1)) and rows[-1]["next"] is None
+
+
+def test_separated_results_that_go_round_in_a_circle_are_said_to() -> None:
+    """a beats b, b beats c, c beats a, each separated: no order follows all three. The table
+    takes the first by matchpoints and says which pair it placed against its result."""
+    rows = [{"entrant": name, "matchpoints": mp, "ordinal": 1.0, "rating": 25.0, "rating_ci": 1.0, "matches": 2,
+             "wins": 1, "draws": 0, "losses": 1, "score_per_deal": 1.0, "score_per_deal_ci": 0.5, "faults": {}}
+            for name, mp in [("a", 60.0), ("b", 50.0), ("c", 40.0)]]
+    pairs = [pair_result("a", "b", 2.0, 1.0), pair_result("b", "c", 2.0, 1.0), pair_result("a", "c", -2.0, 1.0)]
+    ordered, against = order_rows(rows, pairs)
+    assert [r["entrant"] for r in ordered] == ["a", "b", "c"] and against == [("a", "c")]
+    table = Table(tuple(ordered), {}, 3, True, tuple(pairs), tuple(against))
+    text = render(table, ["a", "b", "c"])
+    assert "note: a is above c against their paired result: the paired results go round in a circle" in text
+
+
+# -- entrants of known strength, every game ---------------------------------------------------
+
+
+class Sloppy:
+    """The heuristic player, except that it plays a random legal move with probability ``p``:
+    an entrant whose strength is set by one number, weaker as ``p`` grows (checked against
+    long tournaments of every game: docs/tournaments.md)."""
+
+    def __init__(self, p: float, seed: str):
+        from cardcli.players import strategies  # noqa: F401  (registers every game's strategy)
+        from cardcli.players.heuristic import HeuristicPlayer
+
+        self.inner = HeuristicPlayer()
+        self.p = p
+        self.rng = random.Random(seed)
+
+    def notify(self, lines: Sequence[str]) -> None:
+        self.inner.notify(lines)
+
+    def choose(self, request: Any) -> str:
+        if self.rng.random() < self.p:
+            return self.rng.choice(request.moves)
+        return self.inner.choose(request)
+
+
+def sloppy_tournament(game: str, ps: Sequence[float], deal_sets: int, seed: int,
+                      permutations: bool) -> list[dict[str, Any]]:
+    """The records of a duplicate tournament between sloppy heuristic players, one per
+    ``ps``, played here in this process (no worker, no bot process: a few hundredths of a
+    second a match), tagged as the tournament runner tags them."""
+    from cardcli.referee import Settings, play_match
+    from cardcli.seats.builtin import PlayerSeat
+
+    spec = registry.get(game)
+    players = registry.resolve(game, None, {}, None, seed).num_players
+    records = []
+    for match in plan(len(ps), players, spec.teams(players), deal_sets, seed, True, permutations):
+        setup = registry.resolve(game, None, {}, players, match.seed)
+        seats = [PlayerSeat(f"e{e}", Sloppy(ps[e], f"{match.seed}/{s}/{e}")) for s, e in enumerate(match.seating)]
+        record = play_match(setup, seats, Settings()).record
+        record["tournament"] = {"index": match.index, "key": match.key, "deal_set": match.deal_set,
+                                "rotation": match.rotation, "seating": list(match.seating),
+                                "entrants": [f"e{e}" for e in match.seating]}
+        records.append(record)
+    return records
+
+
+KNOWN_FIELDS = {
+    # Peppa's two winners a match: two good entrants a shade apart, who both win almost every
+    # match, and two random players; seed 25 is the first of 1 to 39 where 24 matches separate
+    # the good two (they are 0.6 a deal apart: it usually takes a few hundred matches)
+    "peppa-two-winners": ("peppa", [0.0, 0.1, 1.0, 1.0], 1, True, 25),
+    "peppa": ("peppa", [0.0, 0.3, 0.6, 1.0], 1, True, 3),
+    "pigugnin": ("pigugnin", [0.0, 0.35, 0.7, 1.0], 2, True, 1),
+    "seep": ("seep", [0.0, 0.15, 0.3, 0.45], 12, False, 4),
+    "pepper": ("pepper", [0.0, 0.15, 0.3, 0.45], 12, False, 1),
+}
+"""game, p of each entrant (0 is the heuristic player itself), deal sets, permutations (the
+four-seat games: rotations keep every entrant's neighbours, whose effect is as large as these
+entrants' differences; two-place games have no other order), seed."""
+
+
+@pytest.mark.parametrize("field_name", sorted(KNOWN_FIELDS))
+def test_the_rank_follows_the_true_order_wherever_the_paired_interval_separates_two_entrants(
+        field_name: str) -> None:
+    game, ps, deal_sets, permutations, seed = KNOWN_FIELDS[field_name]
+    names = [f"e{i}" for i in range(len(ps))]
+    records = sloppy_tournament(game, ps, deal_sets, seed, permutations)
+    assert len(records) == (24 if permutations else 2) * deal_sets
+    if game == "peppa":
+        assert all(len(r["result"]["winners"]) == 2 for r in records), "two winners a match"
+    table = tabulate(names, records)
+    rank = {r["entrant"]: r["rank"] for r in table.rows}
+    separated = 0
+    for pair in table.pairs:
+        pa, pb = ps[names.index(pair.a)], ps[names.index(pair.b)]
+        if pair.better is None or pa == pb:
+            continue
+        separated += 1
+        stronger, weaker = (pair.a, pair.b) if pa < pb else (pair.b, pair.a)
+        assert pair.better == stronger, f"the interval itself is wrong here: {pair}"
+        assert rank[stronger] < rank[weaker], f"{stronger} ranks below {weaker} although {pair}"
+    assert separated, "a field where the paired results separate somebody"
+    if field_name == "peppa-two-winners":
+        good = table.pair("e0", "e1")
+        assert good is not None and good.better == "e0" and [r["entrant"] for r in table.rows[:2]] == ["e0", "e1"]
+        assert min(r["wins"] for r in table.rows[:2]) >= 20, "both won nearly every match"
+    first = table.first_place()
+    if first["established"]:
+        assert first["entrant"] == "e0"
+    text = render(table, names)
+    marks = [row[1] for row in text_rows(text)]
+    assert marks == [" "] + [" " if r["next"]["separated"] else "=" for r in table.rows[:-1]]
 
 
 # -- names ------------------------------------------------------------------------------------
@@ -194,7 +410,7 @@ def test_watch_names_entrants_as_the_table_does(tmp_path: Path) -> None:
         winners = ", ".join(f"{s}:{display_name(names[seating[s]])}" for s in record["result"]["winners"])
         assert line.endswith(f"won by {winners}; scores {record['result']['scores']}"), line
     assert "someone-else" not in out
-    table = out[out.index(" # entrant"):]
+    table = out[out.index(" #  entrant"):]
     for shown in ("py", display_name(long)):
         assert f" {shown} " in table and f" {shown} " in proc.stdout
 

@@ -205,8 +205,10 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
         with open(pairs_path(csv_path), "w", newline="") as f:
             csv.writer(f).writerows(tables.pairs_csv_rows(table))
     if as_json:
-        print_json({"game": config.game, "matches": table.matches, "ranked_by": tables.RANKED_BY,
-                    "entrants": list(table.rows), "crosstable": table.crosstable,
+        print_json({"game": config.game, "matches": table.matches, "ranked_by": list(tables.ORDER_KEYS),
+                    "entrants": list(table.rows), "first_place": table.first_place(),
+                    "against_paired": [list(pair) for pair in table.against_paired],
+                    "crosstable": table.crosstable,
                     "pairs": [pair.to_json() for pair in table.pairs],
                     **({"sprt": watch.to_json()} if watch is not None else {}),
                     "lower_is_better": table.lower_is_better, "directory": str(path),

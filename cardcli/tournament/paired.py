@@ -42,6 +42,14 @@ has no result and its last deal no points, and a score per deal over the deals i
 reach before the abort is not comparable with a whole match's. Leaving it out loses the
 observations of that (deal set, seat) for the entrants of that match, nothing else.
 
+**Matchpoints.** The same (deal set, seat) places also score each entrant as duplicate bridge
+pairs are scored: at every place, 1 point for each other entrant who held those cards from that
+seat and did worse, 1/2 for each who did as well, 0 for each who did better; the entrant's
+matchpoints are its points as a percentage of its comparisons (:meth:`PairedTally.matchpoints`).
+They are what the table is ranked by (:mod:`.results`): paired like the differences, so the luck
+of the cards cancels, and counting who did better rather than by how much, so one freak deal
+(a Seep of 50 points) weighs no more than any other.
+
 **Memory.** Records are folded one at a time into a sum and a count per (deal set, seat,
 entrant); the differences are made from those at the end. Memory grows with the number of deal
 sets, never with the number of deals or the length of the records.
@@ -365,6 +373,12 @@ class PairedTally:
                 differences.append(sign * (mine[0] / mine[1] - theirs[0] / theirs[1]))
         return sum(differences) / len(differences) if differences else None
 
+    def matchpoints(self) -> list["Matchpoints"]:
+        """Each entrant's matchpoints, in entrant order: at every (deal set, seat) it played,
+        1 for each other entrant that played it worse, 1/2 for each that played it as well
+        (within :data:`TIE`), 0 for each that played it better."""
+        return _matchpoints(self)
+
     def results(self) -> list[PairResult]:
         """One :class:`PairResult` per pair of entrants, (0, 1), (0, 2), ..., (1, 2), ...: every
         pair, those that never shared a (deal set, seat) with n = 0."""
@@ -384,6 +398,35 @@ class PairedTally:
                 out.append(PairResult(self.names[a], self.names[b], r.n, r.mean, half_width(r.n, r.variance),
                                       r.wins, r.draws, r.losses))
         return out
+
+
+@attrs.frozen
+class Matchpoints:
+    """An entrant's matchpoints: ``points`` out of ``comparisons`` (see the module's docstring)."""
+
+    points: float
+    comparisons: int
+
+    @property
+    def percent(self) -> float | None:
+        """The points as a percentage of the comparisons; None without any."""
+        return 100.0 * self.points / self.comparisons if self.comparisons else None
+
+
+def _matchpoints(tally: PairedTally) -> list[Matchpoints]:
+    points = [0.0] * len(tally.names)
+    comparisons = [0] * len(tally.names)
+    for scores in tally._by_place().values():
+        present = sorted(scores)
+        for i, a in enumerate(present):
+            for b in present[i + 1:]:
+                difference = scores[a] - scores[b]
+                won = 1.0 if difference > TIE else 0.0 if difference < -TIE else 0.5
+                points[a] += won
+                points[b] += 1.0 - won
+                comparisons[a] += 1
+                comparisons[b] += 1
+    return [Matchpoints(p, c) for p, c in zip(points, comparisons)]
 
 
 def paired_results(names: Sequence[str], records: Iterable[dict[str, Any]], lower_is_better: bool) -> list[PairResult]:

@@ -5,6 +5,12 @@ in, so an interrupted and resumed tournament ends with exactly the table of an u
 one. Ratings use OpenSkill's Plackett-Luce model, made for multiplayer free-for-all and teams.
 Each entrant's time per move is summed up in a bounded histogram (:class:`MoveTimes`), so the
 table's memory does not grow with the number of moves.
+
+**The order of the table** (:func:`order_rows`) is what the duplicate deals support: an entrant
+the paired results separate as better than another (:mod:`.paired`) is always above it; within
+that, by matchpoints (:meth:`.paired.PairedTally.matchpoints`), then by ordinal, then by name.
+Each row carries its paired comparison with the row below (``next``), so the table says where
+its order is established and where it is not.
 """
 
 from __future__ import annotations
@@ -23,16 +29,31 @@ from .paired import PairedTally, PairResult, paired_results
 RANK_OF = {"win": 1, "draw": 2, "annulled": 2, "lose": 3}
 
 RANKED_BY = "ordinal"
-"""The column the table is ranked by: OpenSkill's ordinal, mu - 3 sigma, a cautious estimate
-of the entrant's skill, three standard deviations below the likeliest. An entrant with few
-matches has a wide sigma and so ranks below one as good who has shown it over many; ranking by
-mu alone would put an entrant that has barely played (mu 25 at the start) above ones that lost
-a little. It is shown, as the first numeric column: a table ranked by a value it does not show
-looks out of order (mu, shown as the rating, can fall the other way)."""
+"""The rating column the order falls back on, shown and written under this name: OpenSkill's
+ordinal, mu - 3 sigma, a cautious estimate of the entrant's skill, three standard deviations
+below the likeliest. An entrant with few matches has a wide sigma and so ranks below one as
+good who has shown it over many; ranking by mu alone would put an entrant that has barely
+played (mu 25 at the start) above ones that lost a little."""
 
-ORDER = f"ranked by {RANKED_BY} = mu - 3 sigma, highest first (equal {RANKED_BY}s: by entrant name)"
-"""The order of the rows, as the text table states it; ``--json`` and ``--csv`` list the rows
-in the same order, each with its ``rank``."""
+ORDER_KEYS = ("paired", "matchpoints", RANKED_BY, "entrant")
+"""What the rows are ordered by, first to last (``ranked_by`` in ``--json``): a separated
+paired result, then matchpoints (highest first; an entrant without any comparison after those
+with), then the ordinal (highest first), then the entrant's name."""
+
+ORDER = ("ranked by the paired duplicate results (a pair they separate is never out of order), "
+         "then by matchpoints (MP), ordinal, name")
+"""The order of the rows, as the text table's first line states it; ``--json`` and ``--csv``
+list the rows in the same order, each with its ``rank``."""
+
+ORDER_WITHOUT_PAIRS = (f"ranked by {RANKED_BY} = mu - 3 sigma, highest first (equal {RANKED_BY}s: by entrant name); "
+                       "no paired results, so no order is established")
+"""The first line when no two entrants ever held the same cards from the same seat (without
+duplicate deals): the paired results and the matchpoints are empty, and the order is the
+rating's alone."""
+
+NOT_SEPARATED_MARK = "="
+"""Printed after the rank of a row whose paired result with the row above does not separate
+them: the order of those two is not established."""
 
 
 BUCKETS_PER_DOUBLING = 16
@@ -151,6 +172,36 @@ class Table:
     lower_is_better: bool
     pairs: tuple[PairResult, ...] = ()
     """Paired duplicate results of every pair of entrants (:mod:`.paired`)."""
+    against_paired: tuple[tuple[str, str], ...] = ()
+    """(upper, lower) pairs of entrants ordered against their separated paired result: only
+    when those results go round in a circle (a above b above c above a), which no order can
+    follow (:func:`order_rows`)."""
+
+    @property
+    def paired(self) -> bool:
+        """Whether any two entrants held the same cards from the same seat."""
+        return any(pair.n for pair in self.pairs)
+
+    def first_place(self) -> dict[str, Any] | None:
+        """Whether the paired results establish the first row as first: ``{"entrant",
+        "established", "not_separated_from"}``, established when the paired results put it
+        ahead of every other entrant; None for a table without rows."""
+        if not self.rows:
+            return None
+        first = self.rows[0]["entrant"]
+        unsettled = []
+        for row in self.rows[1:]:
+            pair = self.pair(first, row["entrant"])
+            if pair is None or pair.better != first:
+                unsettled.append(row["entrant"])
+        return {"entrant": first, "established": not unsettled, "not_separated_from": unsettled}
+
+    def pair(self, a: str, b: str) -> PairResult | None:
+        """The paired result of entrants ``a`` and ``b``, in either order."""
+        for pair in self.pairs:
+            if {pair.a, pair.b} == {a, b} and a != b:
+                return pair
+        return None
 
 
 def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
@@ -193,23 +244,28 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
                 if move.get("by", "seat") != "fallback":
                     stats[seating[move["seat"]]].times.add(move["ms"])
         if len(entrants) > 1:
+            place = match_places(record, rank)
             teams = [[ratings[e]] for e in entrants]
-            updated = model.rate(teams, ranks=dense_ranks([rank[e] for e in entrants]))
+            updated = model.rate(teams, ranks=dense_ranks([place[e] for e in entrants]))
             for e, team in zip(entrants, updated):
                 ratings[e] = team[0]
             for a in entrants:
                 for b in entrants:
                     if a != b:
-                        cross[(a, b)].append(1.0 if rank[a] < rank[b] else 0.5 if rank[a] == rank[b] else 0.0)
+                        cross[(a, b)].append(1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0)
+    points = paired.matchpoints() if paired is not None else []
     rows: list[dict[str, Any]] = []
     for e, st in enumerate(stats):
         mean, half = st.mean_ci()
+        mp = points[e].percent if points else None
         rows.append(
             {
                 "entrant": st.name,
                 "rating": round(ratings[e].mu, 2),
                 "rating_ci": round(1.96 * ratings[e].sigma, 2),
                 "ordinal": round(ratings[e].mu - 3 * ratings[e].sigma, 2),
+                "matchpoints": round(mp, 2) if mp is not None else None,
+                "comparisons": points[e].comparisons if points else 0,
                 "matches": st.matches,
                 "wins": st.wins,
                 "draws": st.draws,
@@ -220,20 +276,41 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
                 "time_ms": st.times.summary().to_json(),
             }
         )
-    # by the rounded value every output shows, so two entrants shown level are ordered by name
-    rows.sort(key=lambda r: (-r[RANKED_BY], r["entrant"]))
-    rows = [{"rank": rank, **row} for rank, row in enumerate(rows, start=1)]
+    pairs = tuple(paired.results() if paired is not None else paired_results(names, (), lower))
+    ordered, against = order_rows(rows, pairs)
     crosstable = {
         names[a]: {names[b]: f"{sum(v):g}/{len(v)}" for (a2, b), v in sorted(cross.items()) if a2 == a}
         for a in range(len(names))
     }
-    pairs = paired.results() if paired is not None else paired_results(names, (), lower)
-    return Table(tuple(rows), crosstable, count, lower, tuple(pairs))
+    return Table(tuple(ordered), crosstable, count, lower, pairs, tuple(against))
 
 
-def dense_ranks(places: Sequence[float]) -> list[float]:
+def match_places(record: dict[str, Any], standing: dict[int, float]) -> dict[int, tuple[float, float]]:
+    """Each entrant's place in one match, best first, as the rating and the crosstable read it:
+    its standing (win 1, draw 2, lose 3, averaged over its seats; ``standing``), then, between
+    entrants of the same standing, its score (averaged over its seats, the sign turned where
+    higher is better so that lower always comes first).
+
+    Why the score: in Peppa two seats of four win every match, so two good entrants both win
+    almost every match, and places of win and lose alone cannot tell them apart where their
+    points can; the standing stays first, so a forfeited seat still loses and the W, D and L
+    columns agree with the places. An annulled or aborted match has no scores: standing alone."""
+    result = record.get("result") or {}
+    scores = result.get("scores") if not result.get("annulled") else None
+    seating: list[int] = record["tournament"]["seating"]
+    sign = 1.0 if _lower_is_better(record) else -1.0
+    places = {}
+    for e, place in standing.items():
+        seats = [s for s, who in enumerate(seating) if who == e]
+        score = sign * sum(scores[s] for s in seats) / len(seats) if scores else 0.0
+        places[e] = (place, score)
+    return places
+
+
+def dense_ranks(places: Sequence[Any]) -> list[float]:
     """The places of a match as the whole ranks OpenSkill reads: 1 for the best place, 2 for
-    the next distinct one, and so on; equal places stay equal.
+    the next distinct one, and so on; equal places stay equal. A place is a number or a tuple
+    of numbers (:func:`match_places`), compared as Python compares them.
 
     Why: an entrant's place is the mean of its seats' (win 1, draw 2, lose 3), so an entrant in
     two seats that won one and drew the other is 1.5; OpenSkill's Plackett-Luce (checked with
@@ -241,6 +318,78 @@ def dense_ranks(places: Sequence[float]) -> list[float]:
     level with a whole win, and 2.5 a draw. Dense ranks keep the order and the ties exactly."""
     order = {place: float(i) for i, place in enumerate(sorted(set(places)), start=1)}
     return [order[place] for place in places]
+
+
+def order_rows(rows: Sequence[dict[str, Any]], pairs: Sequence[PairResult]
+               ) -> tuple[list[dict[str, Any]], list[tuple[str, str]]]:
+    """The rows in the table's order (:data:`ORDER_KEYS`), each with its ``rank`` and its
+    paired comparison with the row below (``next``); and the pairs placed against their
+    separated paired result, (upper, lower), which is only ever forced by a circle.
+
+    How: the rows are taken one at a time, each time the first, by matchpoints, then ordinal,
+    then name (:func:`_preference`), of those that no remaining entrant beats in a separated
+    paired result. So no entrant is ever below one it is separated as better than, and two
+    neighbours out of the preference's order always are such a pair, the upper the better:
+    when the lower one could have been taken first, it would have been. When every remaining
+    entrant is beaten by another (a circle of separated results), the first by preference is
+    taken all the same and its wrongly ordered pairs are returned."""
+    beats: dict[str, set[str]] = defaultdict(set)
+    for pair in pairs:
+        if pair.better is not None:
+            beats[pair.better].add(pair.b if pair.better == pair.a else pair.a)
+    left = sorted(rows, key=_preference)
+    ordered: list[dict[str, Any]] = []
+    against: list[tuple[str, str]] = []
+    while left:
+        names = {row["entrant"] for row in left}
+        beaten = {loser for winner in names for loser in beats[winner]}
+        free = [row for row in left if row["entrant"] not in beaten]
+        pick = free[0] if free else left[0]
+        if not free:
+            against += [(pick["entrant"], winner) for winner in sorted(names) if pick["entrant"] in beats[winner]]
+        ordered.append(pick)
+        left.remove(pick)
+    by_pair = {frozenset((pair.a, pair.b)): pair for pair in pairs}
+    out = []
+    for rank, row in enumerate(ordered, start=1):
+        below = ordered[rank]["entrant"] if rank < len(ordered) else None
+        pair = by_pair.get(frozenset((row["entrant"], below))) if below is not None else None
+        out.append({"rank": rank, **row, "next": neighbour(pair, row["entrant"], below)})
+    return out, against
+
+
+def _preference(row: dict[str, Any]) -> tuple[Any, ...]:
+    """The order where the paired results do not decide: matchpoints, highest first (without
+    any comparison: after every entrant that has some), then the ordinal, highest first, then
+    the name; by the rounded values every output shows, so two entrants shown level are in
+    the order of what is shown next."""
+    mp = row.get("matchpoints")
+    return (mp is None, -(mp or 0.0), -row[RANKED_BY], row["entrant"])
+
+
+def neighbour(pair: PairResult | None, upper: str, lower: str | None) -> dict[str, Any] | None:
+    """The paired comparison of a row with the row below, from the upper row's side (+ means
+    the upper one did better): ``{"entrant", "n", "mean", "ci", "wins", "draws", "losses",
+    "separated"}``; None for the last row. Without a pair (never in a table: every pair has
+    one) the comparison is empty."""
+    if lower is None:
+        return None
+    if pair is None:
+        return {"entrant": lower, "n": 0, "mean": None, "ci": None, "wins": 0, "draws": 0, "losses": 0,
+                "separated": False}
+    data = pair.to_json()
+    flip = pair.a != upper
+    mean = data["mean"]
+    return {
+        "entrant": lower,
+        "n": pair.n,
+        "mean": (-mean if flip else mean) if mean is not None else None,
+        "ci": data["ci"],
+        "wins": pair.losses if flip else pair.wins,
+        "draws": pair.draws,
+        "losses": pair.wins if flip else pair.losses,
+        "separated": pair.better is not None,
+    }
 
 
 def _standings(record: dict[str, Any]) -> list[str]:
@@ -258,31 +407,52 @@ def _lower_is_better(record: dict[str, Any]) -> bool:
     return registry.get(record["game"]).lower_is_better
 
 
-def render(table: Table, names: Sequence[str]) -> str:
-    """The table as text for the terminal. Entrant names come from the tournament's
-    configuration and fault kinds from its records, files anybody may have edited (``watch``
-    shows a directory it did not write), so both are shown through :func:`display_name` and
-    :func:`printable`."""
+def render(table: Table, names: Sequence[str], brief: bool = False) -> str:
+    """The table as text for the terminal; ``brief``: the standings alone (the heading, the
+    rows and the first place), without the crosstable, the paired results and the times.
+    Entrant names come from the tournament's configuration and fault kinds from its records,
+    files anybody may have edited (``watch`` shows a directory it did not write), so both are
+    shown through :func:`display_name` and :func:`printable`."""
     better = "lower is better" if table.lower_is_better else "higher is better"
-    lines = [
-        f"{table.matches} matches, {ORDER}",
-        f"rating = OpenSkill Plackett-Luce mu ± 95%; score per deal ({better})",
-        f"{'#':>2} {'entrant':<16} {RANKED_BY:>8} {'rating':>14} {'matches':>7} {'W':>4} {'D':>4} {'L':>4} "
-        f"{'score/deal':>18}  faults",
-    ]
+    lines = [f"{table.matches} matches, {ORDER if table.paired else ORDER_WITHOUT_PAIRS}"]
+    if table.rows:
+        lines.append(f"'{NOT_SEPARATED_MARK}' after a rank: not separated from the row above by the paired results, "
+                     "so the order of the two is not established")
+    if table.paired and not brief:
+        lines.append("MP = % of the comparisons won (1/2 level) with each entrant that held the same cards from the "
+                     "same seat; vs next = the paired result with the row below (+: this row did better)")
+    if not brief:
+        lines.append(f"rating = OpenSkill Plackett-Luce mu ± 95%, each match's places by standing, then score; "
+                     f"score per deal ({better})")
+    lines.append(f"{'#':>2}  {'entrant':<16} {'MP':>6} {RANKED_BY:>8} {'rating':>14} {'matches':>7} {'W':>4} {'D':>4} "
+                 f"{'L':>4} {'score/deal':>18}  {'vs next (paired)':<{VS_NEXT_WIDTH}}  faults")
+    above_separated = True
     for r in table.rows:
         ci = "n/a" if r["score_per_deal_ci"] is None else f"{r['score_per_deal_ci']:.2f}"
         # an entrant that played no deal has no score: 0.00 would read as the best in a penalty game
         score = "n/a" if r["score_per_deal"] is None else f"{r['score_per_deal']:.2f}"
         faults = ", ".join(f"{printable(k)} {v}" for k, v in r["faults"].items()) or "-"
+        mp = "n/a" if r.get("matchpoints") is None else f"{r['matchpoints']:.2f}"
+        mark = " " if above_separated else NOT_SEPARATED_MARK
+        following = r.get("next")
+        above_separated = following is None or following["separated"]
         lines.append(
-            f"{r['rank']:>2} {display_name(r['entrant']):<16} {r[RANKED_BY]:>8.2f} "
+            f"{r['rank']:>2}{mark} {display_name(r['entrant']):<16} {mp:>6} {r[RANKED_BY]:>8.2f} "
             f"{r['rating']:>7.2f} ± {r['rating_ci']:<5.2f}"
             f"{r['matches']:>7} {r['wins']:>4} {r['draws']:>4} {r['losses']:>4} "
-            f"{score:>9} ± {ci:<6}  {faults}"
+            f"{score:>9} ± {ci:<6}  {_vs_next(following):<{VS_NEXT_WIDTH}}  {faults}"
         )
+    first = table.first_place()
+    if first is not None and len(table.rows) > 1:
+        lines.append(_first_place_line(first, table.paired))
+    for upper, lower in table.against_paired:
+        lines.append(f"note: {display_name(upper)} is above {display_name(lower)} against their paired result: the "
+                     "paired results go round in a circle, which no order can follow")
+    if brief:
+        return "\n".join(lines)
     lines.append("")
-    lines.append("crosstable (row's points against column: 1 a match ranked ahead, 1/2 level):")
+    lines.append("crosstable (row's points against column: 1 a match placed ahead by standing, then score; "
+                 "1/2 level):")
     shown = {n: display_name(n) for n in names}
     width = max(8, *(len(n) for n in shown.values()))
     lines.append(" " * (width + 1) + " ".join(f"{shown[n]:>{width}}" for n in names))
@@ -310,6 +480,39 @@ def render(table: Table, names: Sequence[str]) -> str:
             lines.append(f"  {shown.get(r['entrant'], display_name(r['entrant'])):<{width}} {t['mean']:>9.3f} "
                          f"{t['p95']:>9.3f} {t['max']:>9.3f} {t['moves']:>9}")
     return "\n".join(lines)
+
+
+VS_NEXT_WIDTH = 29
+"""The width of the "vs next" column: ``+12.34 ± 10.56 not separated``."""
+
+
+def _vs_next(following: dict[str, Any] | None) -> str:
+    """The "vs next" cell: the paired mean against the row below, its interval, the verdict."""
+    if following is None:
+        return ""
+    if not following["n"]:
+        return "n/a (never the same cards)"
+    mean = f"{following['mean']:+.2f}"
+    ci = "n/a" if following["ci"] is None else f"{following['ci']:.2f}"
+    return f"{mean:>6} ± {ci:<5} {'separated' if following['separated'] else 'not separated'}"
+
+
+NAMES_LISTED = 6
+"""Entrants named in the first-place line when the first is not separated from them; a larger
+field is summed up as "and N more"."""
+
+
+def _first_place_line(first: dict[str, Any], paired: bool) -> str:
+    name = display_name(first["entrant"])
+    if first["established"]:
+        return f"first place: {name}, separated from every other entrant by the paired results"
+    if not paired:
+        return (f"first place not established: no paired results (without duplicate deals no two entrants play "
+                f"the same cards); {name} leads by {RANKED_BY}")
+    others = [display_name(n) for n in first["not_separated_from"]]
+    more = f" and {len(others) - NAMES_LISTED} more" if len(others) > NAMES_LISTED else ""
+    return (f"first place not established: {name} is not separated from {', '.join(others[:NAMES_LISTED])}{more} "
+            "by the paired results")
 
 
 def pairs_csv_rows(table: Table) -> list[list[str]]:
