@@ -531,3 +531,30 @@ def test_the_summary_elides_only_when_it_saves_lines() -> None:
     assert deal_rows(summary_text(setup, result, None, deals_shown=4)) == [1, 2, 20, 21]
     assert deal_rows(summary_text(setup, result, None, deals_shown=5)) == [1, 2, 3, 20, 21]
     assert deal_rows(summary_text(setup, result, None, deals_shown=0)) == list(range(1, 22)), "0: every deal"
+
+
+# -- tournament options: standings as it runs, help shared with play --------------------------
+
+
+def test_standings_every_n_matches_go_to_stderr_ranked_as_the_final_table(tmp_path: Path) -> None:
+    args = ["tournament", "peppa", "--seed", "3", "--deal-sets", "3", "-j", "1", "--bot", "h=heuristic",
+            "--bot", "r=random", "--bot", "f=first", "--bot", "s=random", "--standings-every", "5"]
+    proc = run_cli(*args, "--dir", str(tmp_path / "t"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    final = json.loads(proc.stdout)
+    assert final["matches"] == 12
+    blocks = proc.stderr.split("standings after ")[1:]
+    assert [block.split(" matches:")[0] for block in blocks] == ["5 of 12", "10 of 12"], "not after the last"
+    for block, done in zip(blocks, (5, 10)):
+        lines = block.splitlines()
+        assert lines[1].startswith(f"{done} matches, ranked by the paired duplicate results")
+        rows = text_rows(block)
+        assert sorted(r[2] for r in rows) == ["f", "h", "r", "s"]
+        assert any(line.startswith("first place") for line in lines)
+        assert "crosstable" not in block, "the standings, not the whole table"
+    # the standings after 10 are the table of the first 10 records, in schedule order, as the final table is made
+    records = read_records(tmp_path / "t" / "records.jsonl")
+    first_ten = sorted(records[:10], key=lambda r: r["tournament"]["index"])
+    assert [r[2] for r in text_rows(blocks[1])] == [r["entrant"] for r in tabulate(["h", "r", "f", "s"], first_ten).rows]
+    assert [r[2] for r in text_rows(run_cli("tournament", "--resume", str(tmp_path / "t"), check=True).stdout)] == [
+        r["entrant"] for r in final["entrants"]]

@@ -94,6 +94,9 @@ from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_view
               help="With --cluster: matches per task (default: 1 for short schedules, up to 8 for long ones).")
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the table as CSV, and the paired results beside it (NAME.pairs.csv).")
+@click.option("--standings-every", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Print the standings so far (the table's rows, as the final table ranks them) on stderr every N "
+                   "finished matches.")
 @json_option
 def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | None, bot_options: tuple[str, ...],
                variant: str | None, options: tuple[str, ...],
@@ -107,7 +110,7 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
                cert: str | None, key_path: str | None, connect_time: float, reconnect_time: float,
                network_grace: int, sign_key: str | None, bot_stderr: str | None, cluster_at: str | None,
                ship_dirs: tuple[str, ...], sprt_text: str | None, cluster_batch: int | None,
-               csv_path: str | None, as_json: bool) -> int:
+               csv_path: str | None, standings_every: int | None, as_json: bool) -> int:
     """Play a tournament of GAME between the entrants (--bot, --entrants) and print the table.
 
     Every finished match is appended (and fsynced) to DIR/records.jsonl; an interrupted
@@ -188,6 +191,8 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
             runner.create(path, config)
         _warn_unbalanced(config)
         show = _with_option_warnings(runner.progress_printer(sys.stderr, config.names))
+        if standings_every is not None:
+            show = _with_standings(show, path, config.names, standings_every)
         stderr_dir = Path(bot_stderr) if bot_stderr is not None else None
         if stderr_dir is not None:
             stderr_dir.mkdir(parents=True, exist_ok=True)
@@ -278,6 +283,26 @@ def _with_option_warnings(show: runner.Progress) -> runner.Progress:
         show(done, total, head)
         names = head["tournament"]["entrants"]
         warnings.check(head.get("undeclared", []), lambda seat: f"entrant {display_name(names[seat])}")
+
+    return progress
+
+
+def _with_standings(show: runner.Progress, directory: Path, names: list[str], every: int) -> runner.Progress:
+    """The progress printer, also printing the standings on stderr after every ``every``-th
+    finished match (counted over the whole tournament, a resumed run's earlier matches
+    included), as cutechess's ``-ratinginterval`` does: the rows of the table made from the
+    records finished so far, in schedule order, as the final table is made. Not after the
+    last match: the final table follows on stdout."""
+    tty = sys.stderr.isatty()
+
+    def progress(done: int, total: int, head: dict[str, Any]) -> None:
+        show(done, total, head)
+        if done % every or done >= total:
+            return
+        table = tables.tabulate(names, runner.records_in_order(directory, runner.finished_read_only(directory)))
+        # on a terminal the progress line has no line break yet; the next update starts a new one
+        click.echo(("\n" if tty else "") + f"standings after {done} of {total} matches:\n"
+                   + tables.render(table, names, brief=True) + "\n", err=True)
 
     return progress
 
