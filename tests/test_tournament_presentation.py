@@ -558,3 +558,39 @@ def test_standings_every_n_matches_go_to_stderr_ranked_as_the_final_table(tmp_pa
     assert [r[2] for r in text_rows(blocks[1])] == [r["entrant"] for r in tabulate(["h", "r", "f", "s"], first_ten).rows]
     assert [r[2] for r in text_rows(run_cli("tournament", "--resume", str(tmp_path / "t"), check=True).stdout)] == [
         r["entrant"] for r in final["entrants"]]
+
+
+SHARED_WITH_PLAY = ["--variant", "--option", "--move-time", "--startup-time", "--quit-grace", "--max-deals",
+                    "--on-fault", "--bot-memory", "--bot-cpu", "--bot-files", "--time-bank"]
+
+
+def option_helps(command: str) -> dict[str, str]:
+    """Each option's help text as ``COMMAND --help`` prints it, by its long name, the lines of
+    the text joined and the bracketed defaults and ranges at its end left out."""
+    out = run_cli(command, "--help", check=True).stdout
+    options = out[out.index("Options:"):].splitlines()[1:]
+    found: dict[str, list[str]] = {}
+    current: list[str] = []
+    for line in options:
+        head = re.match(r"\s{2}(?:-\w, )?(--[\w-]+)(?: \S+)*\s{2,}(\S.*)", line)
+        if head:
+            current = found.setdefault(head.group(1), [])
+            current.append(head.group(2))
+        elif re.match(r"\s{2}-", line):
+            current = []  # an option without help on its line, or a flag pair: not compared
+        else:
+            current.append(line.strip())
+    return {name: re.sub(r"\s*\[[^\]]*\]$", "", " ".join(words)) for name, words in found.items()}
+
+
+@pytest.fixture(scope="module")
+def helps() -> dict[str, dict[str, str]]:
+    return {command: option_helps(command) for command in ("tournament", "play")}
+
+
+@pytest.mark.parametrize("option", SHARED_WITH_PLAY)
+def test_tournament_help_explains_the_options_it_shares_with_play_in_the_same_words(
+        option: str, helps: dict[str, dict[str, str]]) -> None:
+    shown = helps["tournament"].get(option, "")
+    assert len(shown) > 20, f"tournament --help says nothing of {option}"
+    assert shown == helps["play"][option]

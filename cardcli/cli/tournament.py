@@ -6,7 +6,7 @@ import csv
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import attrs
 import click
@@ -35,6 +35,27 @@ from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_view
                      warn_options)
 
 
+def _as_in_play() -> Callable[[str], str]:
+    """The help text of one of ``play``'s options, by its parameter name: the options a match
+    and a tournament share (the game's variant and options, the time limits, the fault policy,
+    the bots' limits) are explained once, where ``play`` defines them, and ``tournament
+    --help`` says the same. A name ``play`` lacks is an error at import, not an empty help."""
+    from .play import play
+
+    texts = {param.name: getattr(param, "help", None) for param in play.params}
+
+    def text(name: str) -> str:
+        found = texts.get(name)
+        if not found:
+            raise LookupError(f"play has no help text for {name!r}")
+        return found
+
+    return text
+
+
+_AS_IN_PLAY = _as_in_play()
+
+
 @click.command("tournament")
 @click.argument("game", required=False)
 @click.option("--bot", "bots", multiple=True, metavar="NAME=SPEC",
@@ -46,8 +67,8 @@ from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_view
 @click.option("--bot-option", "bot_options", multiple=True, metavar="NAME:OPTION=VALUE",
               help="Set a bot option of entrant NAME: sent as 'setoption OPTION VALUE' after its handshake when the "
                    "bot declares the option. Repeatable; replaces the --entrants file's value.")
-@click.option("--variant", default=None)
-@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE")
+@click.option("--variant", default=None, help=_AS_IN_PLAY("variant"))
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help=_AS_IN_PLAY("options"))
 @click.option("--players", type=int, default=None, help="Seats at the table (default: the game's usual count).")
 @click.option("--deal-sets", type=click.IntRange(min=1), default=10, show_default=True,
               help="Number of deal sets; with --duplicate each is played once per rotation of the seats.")
@@ -63,15 +84,20 @@ from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_view
 @click.option("--resume", type=click.Path(file_okay=False, exists=True), default=None,
               help="Continue the tournament in this directory with exactly the matches not yet finished.")
 @click.option("--restart-bots", is_flag=True, help="Start bots afresh for every match instead of keeping them alive.")
-@click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True)
+@click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
+              help=_AS_IN_PLAY("move_time"))
 @time_bank_option
-@click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True)
-@click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True)
-@click.option("--max-deals", type=click.IntRange(min=1), default=500, show_default=True)
-@click.option("--on-fault", type=click.Choice(POLICIES), default="replace", show_default=True)
-@click.option("--bot-memory", type=click.IntRange(min=1), default=None, metavar="MIB")
-@click.option("--bot-cpu", type=click.IntRange(min=1), default=None, metavar="SECONDS")
-@click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N")
+@click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
+              help=_AS_IN_PLAY("startup_time"))
+@click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True,
+              help=_AS_IN_PLAY("quit_grace"))
+@click.option("--max-deals", type=click.IntRange(min=1), default=500, show_default=True,
+              help=_AS_IN_PLAY("max_deals"))
+@click.option("--on-fault", type=click.Choice(POLICIES), default="replace", show_default=True,
+              help=_AS_IN_PLAY("on_fault"))
+@click.option("--bot-memory", type=click.IntRange(min=1), default=None, metavar="MIB", help=_AS_IN_PLAY("bot_memory"))
+@click.option("--bot-cpu", type=click.IntRange(min=1), default=None, metavar="SECONDS", help=_AS_IN_PLAY("bot_cpu"))
+@click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N", help=_AS_IN_PLAY("bot_files"))
 @sandbox_options("auto")
 @remote_options
 @click.option("--sign-key", type=click.Path(dir_okay=False), default=None, metavar="FILE",
