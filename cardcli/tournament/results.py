@@ -238,10 +238,12 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
                 st.per_deal.append(sum(result["scores"][s] for s in seats) / len(seats) / deals)
         for fault in record["faults"]:
             stats[seating[fault["seat"]]].faults[fault["kind"]] += 1
+        untimed = {s.get("seat") for s in record.get("seats", []) if s.get("kind") == "builtin"}
         for deal in record["deals"]:
             for move in deal["moves"]:
-                # the referee's fallback player moved for a faulty bot: not the entrant's time
-                if move.get("by", "seat") != "fallback":
+                # the referee's fallback player moved for a faulty bot: not the entrant's time;
+                # a built-in player's moves are not timed (the record says 0): no false zero
+                if move.get("by", "seat") != "fallback" and move["seat"] not in untimed:
                     stats[seating[move["seat"]]].times.add(move["ms"])
         if len(entrants) > 1:
             place = match_places(record, rank)
@@ -475,10 +477,14 @@ def render(table: Table, names: Sequence[str], brief: bool = False) -> str:
         lines.append("")
         lines.append("time per move in ms (fallback moves left out; p95 by nearest rank, within 2.2%):")
         lines.append(f"  {'entrant':<{width}} {'mean':>9} {'p95':>9} {'max':>9} {'moves':>9}")
-        for r in timed:
-            t = r["time_ms"]
-            lines.append(f"  {shown.get(r['entrant'], display_name(r['entrant'])):<{width}} {t['mean']:>9.3f} "
-                         f"{t['p95']:>9.3f} {t['max']:>9.3f} {t['moves']:>9}")
+        for r in table.rows:
+            t = r.get("time_ms") or {}
+            name = shown.get(r["entrant"], display_name(r["entrant"]))
+            if not t.get("moves"):
+                lines.append(f"  {name:<{width}} {'n/a':>9} {'n/a':>9} {'n/a':>9} {'n/a':>9}  (no timed move: a "
+                             "built-in player's are not timed)")
+                continue
+            lines.append(f"  {name:<{width}} {t['mean']:>9.3f} {t['p95']:>9.3f} {t['max']:>9.3f} {t['moves']:>9}")
     return "\n".join(lines)
 
 
