@@ -37,7 +37,7 @@ from .safe_text import printable
 from .seats.base import DEBUG_HINT, FLUSH_HINT, HINTS, FaultKind, SeatFault
 from .seats.limits import Limits
 from .seats.process import ProcessSeat
-from .seats.sandbox import SandboxPolicy
+from .seats.policy import SandboxPolicy
 from .series import Series, match_seed
 from .transcript import FROM_BOT, Entry
 

@@ -18,7 +18,7 @@ from typing import Any, BinaryIO, Iterator
 
 import attrs
 
-from . import __version__, record_shape
+from . import __version__
 from .errors import RecordError
 from .small_files import open_to_read
 
@@ -396,6 +396,8 @@ def decode(raw: bytes) -> dict[str, Any]:
             json.dumps(data, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
             raise LineError("a text holds a lone UTF-16 surrogate (\\ud800 to \\udfff), which is not a character") from None
+    from . import record_shape  # the shape's checks, for a command that reads records
+
     found = record_shape.problem(data)
     if found is not None:
         raise LineError(f"malformed record: {found}")

@@ -16,7 +16,7 @@ from .games.registry import Setup
 from .referee import Listener, MatchResult, Settings, play_match
 from .seats.base import Seat, close_all
 from .seats.limits import Limits
-from .seats.sandbox import SandboxPolicy
+from .seats.policy import SandboxPolicy
 from .seats.spec import make_seat
 
 if TYPE_CHECKING:

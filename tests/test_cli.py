@@ -257,6 +257,20 @@ def test_a_short_command_imports_no_optional_extra(args: tuple[str, ...]) -> Non
     assert heavy == [], f"cardcli {' '.join(args)} imports {heavy}"
 
 
+def test_a_match_of_built_in_players_loads_no_bot_process_code() -> None:
+    """A match whose seats are all built-in players starts no program, so the code that runs
+    bots as processes (the line seats, the sandbox, control groups, the watchdog) is not worth
+    its start-up there; it loads for the first seat that is a program."""
+    loaded = imported_by("play", "peppa", "--seed", "1")
+    bot_processes = sorted(m for m in loaded if m in {"cardcli.seats.process", "cardcli.seats.sandbox",
+                                                      "cardcli.seats.cgroups", "cardcli.seats.watchdog"})
+    assert bot_processes == [], f"a built-in match imports {bot_processes}"
+    from conftest import PYTHON_BOT
+
+    with_a_program = imported_by("play", "peppa", "--seed", "1", "--seat", PYTHON_BOT, *["--seat", "random"] * 3)
+    assert "cardcli.seats.process" in with_a_program
+
+
 def test_help_lists_every_command_without_importing_any() -> None:
     loaded = imported_by("--help")
     commands = sorted(m for m in loaded if m.startswith("cardcli.cli.") and m != "cardcli.cli.__init__")

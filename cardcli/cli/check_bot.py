@@ -12,8 +12,8 @@ from ..errors import UsageError
 from ..games import registry
 from ..seats.spec import make_seat
 from ..seats.limits import Limits
-from ..seats.process import Launch
-from ..seats.sandbox import DEFAULT_DISK_MIB, resolve
+from ..seats.launch import Launch
+from ..seats.policy import DEFAULT_DISK_MIB, resolve
 from .common import (announce_sandbox, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy,
                      sandbox_views, warn_options)
 

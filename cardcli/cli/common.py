@@ -14,14 +14,13 @@ from ..games.registry import Setup
 from ..records import MAX_RECORD_BYTES, Loaded, read
 from ..protocol import option_problem
 from ..safe_text import display_name, json_text, printable
-from ..seats import cgroups
-from ..seats.sandbox import DEFAULT_DISK_MIB, DEFAULT_PROCESSES, MODES, SandboxPolicy, describe, support
-from ..seats.visibility import View
+from ..seats.policy import DEFAULT_DISK_MIB, DEFAULT_PROCESSES, MODES, SandboxPolicy
 
 if TYPE_CHECKING:
     from ..remote.hub import Listener
     from ..remote.seat import RemoteContext
-    from ..seats.process import Launch
+    from ..seats.launch import Launch
+    from ..seats.visibility import View
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -164,12 +163,12 @@ def sandbox_views(policy: SandboxPolicy | None, bots: Iterable[tuple[str, str, "
     """What each sandboxed bot program among ``bots`` (name, seat spec, launch) may see,
     checked before any bot starts: a view the sandbox refuses is a one-line error naming the
     bot, the path and why (exit 2)."""
-    from ..seats.process import ProcessSeat
-    from ..seats.spec import make_seat
-
     views: dict[str, View] = {}
     if policy is None:
         return views
+    from ..seats.process import ProcessSeat
+    from ..seats.spec import make_seat
+
     for name, spec, launch in bots:
         if spec.startswith("remote:"):
             continue
@@ -191,11 +190,16 @@ def describe_views(views: dict[str, View]) -> list[str]:
 def announce_sandbox(policy: SandboxPolicy, resolved: SandboxPolicy | None) -> None:
     """Say on stderr when ``auto`` found no sandbox: the user must know bots run unguarded."""
     if policy.mode == "auto" and resolved is None:
+        from ..seats.sandbox import support
+
         click.echo(f"cardcli: no sandbox here ({support().detail}); bots run unguarded", err=True)
 
 
 def guarded_by(resolved: SandboxPolicy | None) -> str:
     """What guards the bots, as the output states it."""
+    from ..seats import cgroups
+    from ..seats.sandbox import describe
+
     host = cgroups.host()
     return describe(resolved, host.label if host is not None else None)
 

@@ -17,12 +17,12 @@ from ..games.base import Event
 from ..games import registry
 from ..games.dealing import new_seed
 from ..records import append, check_appendable, undeclared_options
-from ..referee import POLICIES, Settings, play_match
+from ..referee import POLICIES, Settings
 from ..report import closing_notes, summary_json, summary_text
 from ..seats.limits import Limits
-from ..seats.process import Launch
+from ..seats.launch import Launch
 from ..series import Series
-from ..seats.sandbox import resolve
+from ..seats.policy import resolve
 from ..seats.spec import remote_names
 from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, json_option,
                      option_assignment, sandbox_views,

@@ -27,10 +27,12 @@ from __future__ import annotations
 import shutil
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 import attrs
 
-from .cgroups import Group
+if TYPE_CHECKING:
+    from .cgroups import Group
 
 _RLIMITS = ("RLIMIT_AS", "RLIMIT_CPU", "RLIMIT_NOFILE", "RLIMIT_NPROC")
 _PRLIMIT = {"RLIMIT_AS": "as", "RLIMIT_CPU": "cpu", "RLIMIT_NOFILE": "nofile", "RLIMIT_NPROC": "nproc"}

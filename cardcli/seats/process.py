@@ -14,7 +14,6 @@ from __future__ import annotations
 import fcntl
 import os
 import select
-import shutil
 import signal
 import struct
 import subprocess
@@ -24,15 +23,15 @@ import time
 from pathlib import Path
 from typing import IO, Sequence
 
-import attrs
-
 from .. import protocol
 from ..safe_text import DETAIL_WIDTH, printable
 from . import cgroups
 from .base import Answer, FaultKind, Request, SeatFault
+from .launch import Launch
 from .limits import Limits
 from .line_seat import LineSeat, log
-from .sandbox import DEFAULT_PROCESSES, Jail, SandboxError, SandboxPolicy, describe
+from .policy import DEFAULT_PROCESSES, SandboxPolicy
+from .sandbox import Jail, SandboxError, describe
 from .watchdog import WATCHDOG
 
 STDERR_CAP = 1 << 20
@@ -50,35 +49,6 @@ exited, so its pipe ends at once unless a child still holds it."""
 SCRATCH_LOOK = 0.02
 """Seconds between two looks at a sandboxed bot's scratch from the request path (the watchdog
 also looks, every 50 ms, where control groups apply)."""
-
-
-@attrs.frozen
-class Launch:
-    """Where a bot program starts and what it finds in its environment, beyond the referee's
-    defaults: an entrants file's ``dir`` and ``env`` (``docs/tournaments.md``)."""
-
-    workdir: str | None = None
-    """The bot's working directory, absolute; None: the referee's own. A relative program or
-    argument in the command is found from here, as a shell started here would find it."""
-    env: tuple[tuple[str, str], ...] = ()
-    """Variables added to the bot's environment (and to a sandboxed bot's clean one)."""
-    binds: tuple[str, ...] = ()
-    """Further paths this bot may read in the sandbox (an entrants file's ``sandbox_bind``)."""
-    show_workdir: bool = False
-    """Whether the sandbox shows the working directory itself (an entrants file's ``dir``,
-    which the organiser named), not only what the command names in it."""
-
-    def environment(self) -> dict[str, str] | None:
-        """The whole environment of an unsandboxed bot; None: the referee's, unchanged."""
-        return {**os.environ, **dict(self.env)} if self.env else None
-
-    def locate(self, program: str) -> str | None:
-        """Where ``program`` is, found as the bot's start will find it: a path from the working
-        directory, a bare name on the ``PATH`` the bot gets; None when it is not there."""
-        if os.sep in program:
-            path = os.path.join(self.workdir or "", program)
-            return path if os.path.exists(path) else None
-        return shutil.which(program, path=dict(self.env).get("PATH"))
 
 
 class ProcessSeat(LineSeat):

@@ -48,45 +48,17 @@ import attrs
 
 from ..errors import CardcliError, UsageError
 from . import seccomp
-from .visibility import SYSTEM_DIRS, View, view_of
+from .policy import SandboxPolicy
+from .visibility import SYSTEM_DIRS
 
-MODES = ("auto", "on", "off")
 UID_BASE = 1_990_000_000
 UID_SLOTS = 1 << 16
 """Bots get uids from UID_BASE on, far above any a system hands out to its users."""
 UID_LOCKS = Path("/run/cardcli-uids")
-DEFAULT_PROCESSES = 256
-"""The process (and thread) limit of a sandboxed tree when none is given: a fork bomb stops
-there instead of at the machine's end."""
-DEFAULT_DISK_MIB = 256
-"""The size of a bot's scratch when none is given: room for a competition's opening books and
-caches, and a bound on what one bot can take of the machine (a tmpfs lives in memory, and
-counts against ``--bot-memory`` where control groups apply)."""
 
 
 class SandboxError(CardcliError):
     """A bot that cannot be started in the sandbox as it stands (recorded as its crash)."""
-
-
-@attrs.frozen
-class SandboxPolicy:
-    """What was asked for: ``--sandbox``, ``--bot-network``, ``--sandbox-bind``, ``--bot-disk``
-    and the referee's own paths that no bot may see."""
-
-    mode: str = "off"
-    network: bool = False
-    binds: tuple[str, ...] = ()
-    """Further paths every bot may read (data a bot needs outside its own directory)."""
-    hidden: tuple[str, ...] = ()
-    """The referee's own paths (tournament directory, records, stderr files, tokens, keys,
-    certificates, CSV, entrants file), masked where they lie inside a directory a bot may see."""
-    disk_mib: int = DEFAULT_DISK_MIB
-    """The size of each bot's scratch."""
-
-    def view(self, argv: list[str], workdir: str | None = None, env: Mapping[str, str] | None = None,
-             binds: Iterable[str] = (), show_workdir: bool = False) -> View:
-        """What the bot ``argv`` may see under this policy (UsageError where that is refused)."""
-        return view_of(argv, workdir, dict(env or {}).get("PATH"), [*self.binds, *binds], self.hidden, show_workdir)
 
 
 @attrs.frozen
@@ -127,18 +99,6 @@ def support() -> Support:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
         return Support(None, f"the kernel refuses the namespaces bubblewrap needs: {why[-1] if why else done.returncode}")
     return Support(bwrap, version or "bubblewrap", own_uid)
-
-
-def resolve(policy: SandboxPolicy) -> SandboxPolicy | None:
-    """The policy in force: None when off, or when ``auto`` finds no sandbox here. ``on``
-    without a usable sandbox is refused, since the user asked not to run bots unguarded."""
-    if policy.mode == "off":
-        return None
-    if support().bwrap is None:
-        if policy.mode == "on":
-            raise UsageError(f"--sandbox on: {support().detail}")
-        return None
-    return policy
 
 
 def describe(policy: SandboxPolicy | None, tree_limits: str | None) -> str:

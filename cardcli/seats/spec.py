@@ -19,8 +19,8 @@ from ..errors import UsageError
 from .base import Seat
 from .builtin import BUILTIN_NAMES, builtin, builtin_name
 from .limits import Limits
-from .process import Launch, ProcessSeat
-from .sandbox import SandboxPolicy
+from .launch import Launch
+from .policy import SandboxPolicy
 
 if TYPE_CHECKING:
     from ..remote.seat import RemoteContext
@@ -35,7 +35,7 @@ def make_seat(
     salt: str = "",
     sandbox: SandboxPolicy | None = None,
     remote: RemoteContext | None = None,
-    launch: Launch = Launch(),
+    launch: Launch | None = None,
 ) -> Seat:
     """The seat for ``spec`` at seat ``index``; built-in players are seeded from the match seed
     (and ``salt``, which tells apart entrants that play the same built-in player). A bot
@@ -61,6 +61,7 @@ def make_seat(
         raise UsageError(f"seat {index}: cannot split {spec!r} into words: {err}") from None
     if not argv:
         raise UsageError(f"seat {index}: empty seat spec")
+    launch = launch or Launch()
     program = argv[0]
     if os.sep not in program and launch.locate(program) is None:
         raise UsageError(
@@ -70,6 +71,8 @@ def make_seat(
     if os.sep in program and launch.locate(program) is None:
         raise UsageError(f"seat {index}: no such program: {program}")
     stderr_path = stderr_dir / f"seat{index}.stderr" if stderr_dir is not None else None
+    from .process import ProcessSeat  # the process machinery, for a bot program only
+
     seat = ProcessSeat(spec, argv, stderr_path, limits, sandbox, launch)
     seat.tag = f"seat{index}"
     return seat

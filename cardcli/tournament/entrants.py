@@ -35,7 +35,8 @@ import attrs
 from ..errors import UsageError
 from ..protocol import option_problem
 from ..safe_text import display_name, printable
-from ..seats.process import Launch, ProcessSeat
+from ..seats.launch import Launch
+from ..seats.process import ProcessSeat
 from ..small_files import read_small
 
 MAX_FILE_BYTES = 1 << 20
