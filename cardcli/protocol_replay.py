@@ -32,9 +32,10 @@ from typing import Any, Sequence
 import attrs
 
 from . import protocol
-from .errors import UsageError, VerificationError
+from .errors import Interrupted, UsageError, VerificationError
 from .games import registry
-from .referee import Referee, Settings
+from .games.base import Event
+from .referee import Listener, MatchInterrupted, Referee, Settings
 from .replay import verify
 from .safe_text import DETAIL_WIDTH, printable
 from .seats.base import Answer, FaultKind, Identity, Request, Seat, SeatFault
@@ -342,7 +343,16 @@ def derive(record: dict[str, Any], seat: int, where: str = "record") -> Derived:
     # end settles it. A faithful re-run ends where the record does, the limit unreached (or
     # reached exactly there, for an adjudicated match); the limit is sent to no bot.
     settings = attrs.evolve(settings, max_deals=min(settings.max_deals, len(record["deals"]) + 1))
-    rerun = Referee(setup, players, settings).run(close=True).record
+    referee = Referee(setup, players, settings)
+    interrupted = record["status"] == "interrupted"
+    if interrupted:
+        referee.listener = _stop_where(record, referee)
+    try:
+        rerun = referee.run(close=True).record
+    except MatchInterrupted as stop:
+        rerun = stop.result.record
+    if interrupted:
+        rerun = _cut_to(rerun, record)
     difference = first_difference(record, rerun)
     if difference is not None:
         raise VerificationError(printable(f"{where}{difference}", DETAIL_WIDTH))
@@ -350,6 +360,44 @@ def derive(record: dict[str, Any], seat: int, where: str = "record") -> Derived:
     assert mine.entries is not None
     info = record.get("info") or {}
     return Derived(tuple(mine.entries), tuple(info.get(str(seat), ())), tuple(_notes(record, seat, mine)))
+
+
+def _stop_where(record: dict[str, Any], referee: Referee) -> Listener:
+    """A listener that interrupts the re-run of an interrupted match where the record stops:
+    once it has every recorded fault and has gone past the record's last move (dealt the next
+    deal, or made a fallback move after a fault the record ends with), or right at that move
+    when the record's last deal has no score (Ctrl-C came before the referee wrote it). The
+    referee calls its listener after each deal and each move is written, before the score."""
+    ours = record["deals"]
+    end = (len(ours), len(ours[-1]["moves"]) if ours else 0)
+    unscored = bool(ours) and ours[-1].get("points") is None
+    faults = len(record["faults"])
+
+    def listener(events: Sequence[Event]) -> None:
+        if len(referee.faults) < faults or not referee.deals:
+            return
+        here = (len(referee.deals), len(referee.deals[-1].moves))
+        if here > end or (here == end and unscored):
+            raise Interrupted("interrupted", 130)
+
+    return listener
+
+
+def _cut_to(rerun: dict[str, Any], original: dict[str, Any]) -> dict[str, Any]:
+    """The re-run of an interrupted match, cut to where the record stops: the re-run stops a
+    step past it (see :func:`_stop_where`), or plays to the end where Ctrl-C came after the
+    last move. Only the record's last deal is cut, so a re-run that strays or stops short
+    anywhere is still found."""
+    ours = original["deals"]
+    deals = [dict(deal) for deal in rerun["deals"][: len(ours)]]
+    if ours and len(deals) == len(ours):
+        last, mine = deals[-1], ours[-1]
+        last["moves"] = last["moves"][: len(mine["moves"])]
+        if mine.get("points") is None:
+            last.update(points=None, totals=None, notes=mine.get("notes", []))
+    end = (len(ours), len(ours[-1]["moves"]) if ours else 0)
+    faults = [f for f in rerun["faults"] if (f["deal"], f["move"]) <= end]
+    return {**rerun, "deals": deals, "faults": faults, "status": "interrupted", "result": None}
 
 
 def first_difference(original: dict[str, Any], rerun: dict[str, Any]) -> str | None:
@@ -441,7 +489,10 @@ def _notes(record: dict[str, Any], seat: int, mine: ReplaySeat) -> list[str]:
             shown = "" if reading.line is not None else "; what the bot sent then, if anything, is not recorded"
             text = f"seat {seat} faulted {where} {what}; the referee wrote no more to it{shown}"
         notes.append(printable(text, DETAIL_WIDTH + 200))
-    if mine.unanswered:
+    if mine.unanswered and record["status"] != "interrupted":
         notes.append(f"seat {seat}'s answer to its last request is not recorded: another seat's fault aborted "
                      "the match before the referee took it")
+    if record["status"] == "interrupted":
+        notes.append("the match was interrupted (Ctrl-C or SIGTERM): the lines go on to the first request whose "
+                     "answer the record does not hold, and the last of them may not have reached the bot")
     return notes

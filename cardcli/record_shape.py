@@ -36,7 +36,7 @@ _INT_LOW, _INT_HIGH = -(2**63), 2**63 - 1
 """The range of every integer in a record: seeds are below 2**63, scores far inside it, and a
 reader computes with them (averages, ratings) without meeting a number too big for a float."""
 
-_STATUSES = ("complete", "aborted")
+_STATUSES = ("complete", "aborted", "interrupted")
 _BY = ("seat", "fallback")
 
 
@@ -85,7 +85,7 @@ def problem(record: Any) -> str | None:
     for key, ok, kind in (
         ("game", _is_text(record["game"]), _text_kind()),
         ("variant", _is_text(record["variant"]), _text_kind()),
-        ("status", record["status"] in _STATUSES, "'complete' or 'aborted'"),
+        ("status", record["status"] in _STATUSES, "'complete', 'aborted' or 'interrupted'"),
         ("seed", _is_int(record["seed"], 0), "an integer from 0 to 2**63 - 1"),
         ("adjudicated", type(record.get("adjudicated", False)) is bool, "true or false"),
         ("first_dealer", _is_int(record.get("first_dealer", 0)), "an integer"),

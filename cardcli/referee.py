@@ -8,6 +8,10 @@ the seats allowed to see it, and write everything into the record.
 Fault policy (``docs/faults.md``): with ``replace`` (the default) a faulty seat forfeits (it
 ranks last whatever its score), its process is ended, and a built-in random player makes its
 remaining moves so the others' match completes; with ``abort`` the match stops at the fault.
+
+Ctrl-C or SIGTERM during a match ends the bots as well and raises :class:`MatchInterrupted`,
+which carries the record of what was played so far, marked ``interrupted``: the deals of a
+long match are not lost with it.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any, Callable, Sequence
 import attrs
 
 from . import protocol
-from .errors import MoveError
+from .errors import Interrupted, MoveError
 from .games import options as opt
 from .games.base import Decision, Event, MatchState, Outcome
 from .games.dealing import shuffled
@@ -87,6 +91,15 @@ class MatchResult:
         return self.outcome is not None
 
 
+class MatchInterrupted(Interrupted):
+    """The match was stopped by Ctrl-C or SIGTERM; ``result`` holds its record up to there
+    (status ``interrupted``, no result), for the caller to keep."""
+
+    def __init__(self, message: str, exit_code: int, result: MatchResult):
+        super().__init__(message, exit_code)
+        self.result = result
+
+
 Listener = Callable[[Sequence[Event]], None]
 
 
@@ -122,6 +135,15 @@ class Referee:
         protocol lets one bot process play many); faulty seats are ended in any case."""
         started = _now()
         try:
+            outcome = self._play(close)
+        except (KeyboardInterrupt, Interrupted) as stop:
+            code = stop.exit_code if isinstance(stop, Interrupted) else 130
+            partial = MatchResult(self._record(started, None, interrupted=True), None, tuple(self.faults))
+            raise MatchInterrupted(str(stop) or "interrupted", code, partial) from stop
+        return MatchResult(self._record(started, outcome), outcome, tuple(self.faults))
+
+    def _play(self, close: bool) -> Outcome | None:
+        try:
             self._start_seats()
             while not self.aborted and not self.state.is_over():
                 if self.state.needs_deal() and self.state.deal_number >= self.settings.max_deals:
@@ -135,11 +157,11 @@ class Referee:
             if outcome is not None:
                 standings = [outcome.standing(s) for s in range(self.setup.num_players)]
                 self._broadcast_line(protocol.result(standings))
+            return outcome
         finally:
             if close:
                 self._close_seats()
             self._warn_ignored()
-        return MatchResult(self._record(started, outcome), outcome, tuple(self.faults))
 
     def _warn_ignored(self) -> None:
         """Once per bot process, on stderr: a seat whose bot sent lines the protocol ignores. Such
@@ -344,13 +366,17 @@ class Referee:
 
     # -- the record ---------------------------------------------------------------------------
 
-    def _record(self, started: str, outcome: Outcome | None) -> dict[str, Any]:
+    def _record(self, started: str, outcome: Outcome | None, interrupted: bool = False) -> dict[str, Any]:
+        """The JSON record. An interrupted match keeps the deals it played; the last may be
+        unfinished (no points), and a fault may be its last event, before the fallback
+        player's move."""
         setup = self.setup
+        status = "interrupted" if interrupted else "complete" if outcome is not None else "aborted"
         record: dict[str, Any] = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "software": software(),
-            "status": "complete" if outcome is not None else "aborted",
+            "status": status,
             "adjudicated": self.adjudicated,
             "game": setup.spec.name,
             "variant": setup.variant.name,

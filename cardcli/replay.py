@@ -39,9 +39,15 @@ class Step:
     data: dict[str, Any]
 
 
+STOPPED = ("aborted", "interrupted")
+"""The statuses of a match that stopped before its end: by the fault policy, or by Ctrl-C or
+SIGTERM. Their last deal may be unfinished, and they have no result."""
+
+
 @attrs.frozen
 class Replayed:
-    """The end of a walk: the rebuilt state and its outcome (None for an aborted match)."""
+    """The end of a walk: the rebuilt state and its outcome (None for a match that stopped
+    before its end)."""
 
     state: MatchState
     outcome: Outcome | None
@@ -112,10 +118,13 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
         except (KeyError, TypeError, AttributeError) as err:
             raise fail(f"a field is missing or malformed ({err})", number) from None
         scores = state.deal_scores
+        last = index == len(deals) - 1
         if len(scores) < number:
-            if index == len(deals) - 1 and status == "aborted":
+            if last and status in STOPPED:
                 break
             raise fail("the deal ends before all its moves were played", number)
+        if last and status == "interrupted" and deal.get("points") is None:
+            break  # stopped after the deal's last move, before the referee wrote its score
         got = scores[number - 1]
         if (deal.get("points"), deal.get("totals")) != (list(got.points), list(got.totals)):
             raise fail(
@@ -157,6 +166,8 @@ def fault_points(record: dict[str, Any], fail: Any) -> dict[int, tuple[int, int]
             continue
         if seat in points:
             raise fail(f"{at}: seat {seat} faulted already; after a fault the fallback player makes its moves")
+        if status == "interrupted" and (deal, move) == end:
+            continue  # stopped at the fault, before the fallback player's move
         if deal > 0:
             moves = deals[deal - 1]["moves"]
             if move == len(moves) or moves[move]["seat"] != seat:
@@ -233,9 +244,9 @@ def move_fields(move: dict[str, Any]) -> tuple[int, str, str]:
 
 def _finish(record: dict[str, Any], state: MatchState, fail: Any) -> Replayed:
     status = record["status"]
-    if status == "aborted":
+    if status in STOPPED:
         if record.get("result") is not None:
-            raise fail("an aborted match has a result")
+            raise fail(f"an {status} match has a result")
         return Replayed(state, None)
     if status != "complete":
         raise fail(f"unknown status {status!r}")

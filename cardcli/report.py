@@ -12,6 +12,11 @@ from .safe_text import DETAIL_WIDTH, display_name, printable
 from .seats.base import Seat
 
 
+STOPPED_NOTE = {"aborted": "the match was aborted by the fault policy; no result",
+                "interrupted": "the match was interrupted (Ctrl-C or SIGTERM) before its end; no result"}
+"""What a summary says of a match that has no result, by its status."""
+
+
 def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> dict[str, Any]:
     """The object ``play --json`` prints (documented in ``docs/json.md``)."""
     record = result.record
@@ -122,7 +127,7 @@ def summary_text(setup: Setup, result: MatchResult, record_path: str | None,
         if data["draws"]:
             lines.append(f"draws:   {_seats(data, data['draws'])}")
     else:
-        lines.append("the match was aborted by the fault policy; no result")
+        lines.append(STOPPED_NOTE[data["status"]])
     for f in data["faults"]:
         detail = printable(f["detail"], DETAIL_WIDTH)
         lines.append(f"fault: seat {f['seat']} {f['kind']} in deal {f['deal']}: {detail}")

@@ -17,8 +17,8 @@ from record_check import record_schema_check
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST_TIER = frozenset({
-    "test_protocol", "test_referee", "test_record_schema", "test_verify", "test_viewer", "test_watch",
-    "test_terminal_safety", "test_openskill_ties", "test_time_stats", "test_setoption", "test_properties",
+    "test_protocol", "test_referee", "test_interrupted", "test_record_schema", "test_verify", "test_viewer",
+    "test_watch", "test_terminal_safety", "test_openskill_ties", "test_time_stats", "test_setoption", "test_properties",
     "test_closing", "test_docs", "test_examples", "test_relay", "test_gauntlet", "test_time_bank",
     "test_failure_bundles", "test_paired_stats", "test_tournament_presentation",
 })

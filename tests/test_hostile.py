@@ -4,6 +4,7 @@ stays bounded and no process is left behind."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -193,22 +194,59 @@ def test_interrupting_the_referee_ends_the_bots_and_keeps_finished_games(sig, co
     assert not any(alive(p) for p in pids), "bots and their children are ended"
 
 
-def test_a_run_interrupted_before_its_first_game_ends_leaves_no_empty_record(tmp_path: Path) -> None:
-    """Ctrl-C in the first game (or a refusal before it) used to leave a record file of 0
-    bytes; a file that was there before is left as it was."""
-    record = tmp_path / "games.jsonl"
-    pidfile = tmp_path / "pids"
-    bot = f"{FAULTY_BOT} --pidfile {pidfile} --slow-at 1 --delay 30"
+def _play_until(marker: Path, record: Path, bot: str, *settings: str) -> subprocess.Popen[str]:
+    """``cardcli play peppa`` with ``bot`` in seat 0, started and running until the bot writes
+    ``marker``."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cardcli", "play", "peppa", "--seed", "1", "--move-time", "60",
+        [sys.executable, "-m", "cardcli", "play", "peppa", "--seed", "1", *settings,
          "--seat", bot, "--seat", "random", "--seat", "random", "--seat", "random", "--record", str(record)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     deadline = time.monotonic() + 60
-    while not pidfile.exists() and time.monotonic() < deadline:
+    while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
-    time.sleep(0.5)
+    assert marker.exists(), "the bot never got that far"
+    return proc
+
+
+@pytest.mark.parametrize(("stop", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_match_stopped_by_ctrl_c_or_sigterm_keeps_its_deals_marked_interrupted(
+        tmp_path: Path, stop: signal.Signals, code: int) -> None:
+    """Ctrl-C in the third deal of a long match used to lose the two deals played and leave a
+    record file of 0 bytes: the match is kept, marked interrupted, and verify, replay and
+    replay --protocol take it as such."""
+    record = tmp_path / "games.jsonl"
+    slow = tmp_path / "slow"
+    bot = f"{FAULTY_BOT} --slow-at 30 --delay 60 --slow-log {slow}"
+    proc = _play_until(slow, record, bot, "--move-time", "120")
+    proc.send_signal(stop)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code, err
+    assert "Traceback" not in err and "marked interrupted" in err, err
+    lines = record.read_text().splitlines()
+    assert len(lines) == 1
+    kept = json.loads(lines[0])
+    assert kept["status"] == "interrupted" and kept["result"] is None
+    assert len(kept["deals"]) >= 2 and all(d["points"] is not None for d in kept["deals"][:-1])
+    assert kept["deals"][-1]["points"] is None
+    verified = run_cli("verify", str(record))
+    assert verified.returncode == 0 and "interrupted" in verified.stdout, verified.stdout
+    replayed = run_cli("replay", str(record))
+    assert replayed.returncode == 0 and "interrupted" in replayed.stdout.splitlines()[-1], replayed.stdout[-500:]
+    lines_of_the_bot = run_cli("replay", str(record), "--protocol", "--seat", "0")
+    assert lines_of_the_bot.returncode == 0, lines_of_the_bot.stderr
+    assert "interrupted" in lines_of_the_bot.stderr
+
+
+def test_a_run_stopped_before_its_first_deal_leaves_no_record(tmp_path: Path) -> None:
+    """Ctrl-C while the bots start (or a refusal before it) used to leave a record file of 0
+    bytes; a match with no deal leaves nothing, and a file that was there before is left as
+    it was."""
+    record = tmp_path / "games.jsonl"
+    pidfile = tmp_path / "pids"
+    bot = f"{FAULTY_BOT} --pidfile {pidfile} --ready-delay 60"
+    proc = _play_until(pidfile, record, bot, "--startup-time", "120")
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err

@@ -28,9 +28,9 @@ from conftest import PYTHON_BOT, ROOT, faulty, read_records, run_cli
 from record_check import record_schema_check
 from cardcli import record_shape, records
 from cardcli.games import registry
-from cardcli.referee import Settings, play_match
+from cardcli.referee import MatchInterrupted, Settings, play_match
 from cardcli.seats.base import FaultKind
-from cardcli.seats.builtin import first_seat, random_seat, scripted_seat
+from cardcli.seats.builtin import InProcessSeat, first_seat, random_seat, scripted_seat
 
 SCHEMA_PATH = ROOT / "docs/record.schema.json"
 SCHEMA = json.loads(SCHEMA_PATH.read_text())
@@ -366,6 +366,30 @@ def test_what_json_schema_cannot_say_is_left_to_the_readers(
 
 
 # -- the check of every record the suite makes ----------------------------------------------
+
+
+def test_an_interrupted_record_matches() -> None:
+    """Ctrl-C in the second deal, after a fault: the record keeps the deals played, the last
+    one without its score."""
+    setup = registry.resolve("peppa", None, {}, 4, 3)
+    asked = 0
+
+    def stop_in_deal_two(request: Any) -> str:
+        nonlocal asked
+        asked += 1
+        if asked == 20:
+            raise KeyboardInterrupt
+        return str(request.moves[0])
+
+    seats = [scripted_seat("script", []), InProcessSeat("stops", stop_in_deal_two),
+             *(random_seat(f"r{s}", f"3/{s}") for s in range(2, 4))]
+    with pytest.raises(MatchInterrupted) as stopped:
+        play_match(setup, seats, Settings())
+    record = stopped.value.result.record
+    assert record["status"] == "interrupted" and record["result"] is None and record["faults"]
+    assert len(record["deals"]) == 2 and record["deals"][-1]["points"] is None
+    matches(record)
+    written_as_documented(record)
 
 
 def test_the_suite_s_own_process_spools_every_record_it_writes() -> None:

@@ -17,7 +17,7 @@ from ..games.base import Event
 from ..games import registry
 from ..games.dealing import new_seed
 from ..records import append, check_appendable, undeclared_options
-from ..referee import POLICIES, Settings
+from ..referee import POLICIES, MatchInterrupted, Settings
 from ..report import closing_notes, summary_json, summary_text
 from ..seats.limits import Limits
 from ..seats.launch import Launch
@@ -91,9 +91,9 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
     """Play one whole match of GAME (or --games N in a row) and print who won.
 
     Exit status: 0 when every match completed (even with faults), 1 when the fault policy
-    aborted one, 2 for bad input, 130 on Ctrl-C and 143 on SIGTERM (the bots are ended and the
-    unfinished match is not written; matches already finished are in the record, and a record file
-    this run made is removed again if no match finished).
+    aborted one, 2 for bad input, 130 on Ctrl-C and 143 on SIGTERM (the bots are ended, and the
+    unfinished match goes into the record with the deals it played, marked interrupted, which
+    verify and replay accept; a match stopped before its first deal leaves no record).
     """
     signal.signal(signal.SIGTERM, _terminated)
     if verbose:
@@ -134,13 +134,18 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
             warnings = OptionWarnings()
             for k in range(count_games):
                 listener = _event_printer(k + 1, setup.spec.name) if events else None
-                setup, result = series.play(k, listener)
+                try:
+                    setup, result = series.play(k, listener)
+                except MatchInterrupted as stop:
+                    deals = len(stop.result.record["deals"])
+                    if record_path is not None and deals:
+                        _keep(stop.result.record, record_path, signer)
+                        click.echo(f"cardcli: match {k + 1} was interrupted in deal {deals}; the deals it played are "
+                                   f"kept in {record_path}, marked interrupted", err=True)
+                    raise
                 warnings.check(undeclared_options(result.record), lambda seat: f"seat {seat}")
                 if record_path is not None:
-                    record = result.record if signer is None else _signed(result.record, signer)
-                    repaired = append(Path(record_path), record)
-                    if repaired is not None:
-                        click.echo(f"cardcli: {repaired.describe(record_path)}", err=True)
+                    _keep(result.record, record_path, signer)
                 if as_json or events:
                     print_json(summary_json(setup, result, record_path))
                 else:
@@ -156,6 +161,21 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
             for note in closing_notes(series.seats, quit_grace):
                 click.echo(note, err=True)
         return status
+
+
+def _keep(record: dict[str, Any], path: str, signer: signing.PrivateKey | None) -> None:
+    """Append a match's record, signed when asked; Ctrl-C and SIGTERM wait until the line is
+    written, so that stopping the referee never tears the record it is keeping."""
+    if signer is not None:
+        record = _signed(record, signer)
+    stops = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    try:
+        repaired = append(Path(path), record)
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stops)
+    if repaired is not None:
+        click.echo(f"cardcli: {repaired.describe(path)}", err=True)
 
 
 @contextlib.contextmanager

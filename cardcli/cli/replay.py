@@ -12,6 +12,7 @@ from ..errors import UsageError
 from ..games import registry
 from ..protocol_replay import derive
 from ..replay import walk
+from ..report import STOPPED_NOTE
 from ..safe_text import DETAIL_WIDTH, display_name, printable
 from ..seat_names import bot_names, seat_names
 from ..transcript import FROM_BOT, Entry
@@ -144,7 +145,7 @@ def render(record: dict[str, Any], seat: int | None, where: str, from_deal: int 
     click.echo("")
     outcome = replayed.outcome
     if outcome is None:
-        click.echo("aborted: no result")
+        click.echo(STOPPED_NOTE.get(record["status"], "no result"))
         return
 
     def who(seats: tuple[int, ...]) -> str:

@@ -119,9 +119,9 @@ def match_data(record: dict[str, Any], where: str = "record", seat: int | None =
                  "detail": printable(fault["detail"], DETAIL_WIDTH), "deal": deal_no, "move": move_no,
                  "step": last if at is None else at}
         if at is None:
-            shown["after"] = True  # where an aborted match stopped: after the last step
+            shown["after"] = True  # where a match stopped at a fault: after the last step
         faults.append(shown)
-        if record["status"] == "complete":
+        if record["status"] != "aborted":
             fallback[fault["seat"]] = shown["step"]
     tournament = record.get("tournament")
     return {

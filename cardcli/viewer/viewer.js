@@ -1300,11 +1300,14 @@
     chart._done = done;
   }
 
+  var STOPPED = {aborted: "aborted by the fault policy: no result",
+                 interrupted: "interrupted (Ctrl-C or SIGTERM) before its end: no result"};
+
   function drawResult(m, st) {
     var box = clear($("result"));
     if (st.step !== m.nsteps - 1) return;
     var r = m.result;
-    if (!r) { box.textContent = m.status === "aborted" ? "aborted: no result" : ""; return; }
+    if (!r) { box.textContent = STOPPED[m.status] || ""; return; }
     var list = function (seats) { return seats.length ? seats.map(function (s) { return who(m, s); }).join(", ") : "-"; };
     box.appendChild(el("div", "", "final: " + r.scores.map(function (v, s) { return who(m, s) + " " + v; }).join("  ")));
     if (r.annulled) { box.appendChild(el("div", "", "the match is annulled: nobody wins or loses")); return; }

@@ -17,6 +17,7 @@ p.add_argument("--kill-self-at", type=int, default=0, help="die by SIGKILL inste
 p.add_argument("--stall-at", type=int, default=0, help="never answer")
 p.add_argument("--slow-at", type=int, default=0, help="answer after --delay seconds")
 p.add_argument("--delay", type=float, default=0.0)
+p.add_argument("--slow-log", default=None, help="append 'slow N' to this file as the slow answer begins")
 p.add_argument("--think", type=float, default=0.0, help="take this long (seconds) over every answer")
 p.add_argument("--illegal-at", type=int, default=0, help="answer a move that was not offered")
 p.add_argument("--garbage-at", type=int, default=0, help="answer a line that is not a move")
@@ -196,6 +197,9 @@ for raw in sys.stdin:
             time.sleep(300)
         time.sleep(args.think)
         if n == args.slow_at:
+            if args.slow_log:
+                with open(args.slow_log, "a") as f:
+                    f.write(f"slow {n}\n")
             time.sleep(args.delay)
         if n == args.illegal_at:
             send("move ZZ")
