@@ -185,8 +185,9 @@ def test_interrupting_the_referee_ends_the_bots_and_keeps_finished_games(sig, co
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == code, err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "in match 2" in err and "marked interrupted" in err, err
     games = read_records(record)
-    assert len(games) == 1 and games[0]["status"] == "complete", "only the finished game is written"
+    assert [g["status"] for g in games] == ["complete", "interrupted"], "the finished game, then what was played"
     assert run_cli("verify", str(record)).returncode == 0
     pids = [int(p) for line in pidfile.read_text().splitlines() for p in line.split()]
     assert len(pids) == 2, "the bot and its child were running"

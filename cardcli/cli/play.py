@@ -138,11 +138,11 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
                     setup, result = series.play(k, listener)
                 except MatchInterrupted as stop:
                     deals = len(stop.result.record["deals"])
-                    if record_path is not None and deals:
-                        _keep(stop.result.record, record_path, signer)
-                        click.echo(f"cardcli: match {k + 1} was interrupted in deal {deals}; the deals it played are "
-                                   f"kept in {record_path}, marked interrupted", err=True)
-                    raise
+                    if record_path is None or not deals:
+                        raise
+                    _keep(stop.result.record, record_path, signer)
+                    raise Interrupted(f"{stop} in match {k + 1}, deal {deals}; the deals it played are kept in "
+                                      f"{record_path}, marked interrupted", stop.exit_code) from None
                 warnings.check(undeclared_options(result.record), lambda seat: f"seat {seat}")
                 if record_path is not None:
                     _keep(result.record, record_path, signer)
