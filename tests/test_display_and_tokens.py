@@ -27,7 +27,7 @@ import pytest
 
 from cardcli.cards import Card
 from cardcli.games import registry
-from cardcli.games.seep_text import table_text
+from cardcli.games.seep.text import table_text
 from cardcli.players.human import HumanPlayer, SeatView, match_input
 from cardcli.referee import Settings, play_match
 from cardcli.seats.base import Request

@@ -95,8 +95,8 @@ def test_a_seep_bidder_that_opened_with_a_house_held_its_key_among_its_first_fou
 def test_worlds_weighed_by_pepper_bids_still_fit_and_favour_the_bidder() -> None:
     """Weighing Pepper's worlds by the bids keeps every world true to the seat's lines, and
     gives a seat that bid more the stronger hands the bid speaks of."""
-    from cardcli.games.pepper import BIDS
-    from cardcli.players.search.pepper_bids import BidModel
+    from cardcli.games.pepper.rules import BIDS
+    from cardcli.games.pepper.bids import BidModel
 
     class Measuring(CheckingPlayer):
         def __init__(self) -> None:
@@ -245,7 +245,7 @@ def test_card_first_playouts_finish_seep_deals_with_legal_moves_from_the_seat_sp
     state, seat, moves = _first_seep_play()
     rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
     result = search(lambda rng: state.clone(), seat, moves, rewards, Budget(iterations=20), random.Random(2),
-                    policy_for("seep", 4, "card"))
+                    policy_for(registry.get("seep").search.load(), 4, "card"))
     assert result.iterations == 20 and result.move in moves and result.simulated >= 20 * 40
     setup = registry.resolve("seep", None, {}, 4, 6)
     seats = [builtin("ismcts:iterations=20,playout=card", "i", 6), *(builtin("heuristic", "h", 6) for _ in range(3))]

@@ -301,7 +301,6 @@ class Sloppy:
     long tournaments of every game: docs/tournaments.md)."""
 
     def __init__(self, p: float, seed: str):
-        from cardcli.players import strategies  # noqa: F401  (registers every game's strategy)
         from cardcli.players.heuristic import HeuristicPlayer
 
         self.inner = HeuristicPlayer()

@@ -45,6 +45,9 @@ def _default_text(spec: GameSpec, name: str) -> str:
 @json_option
 def games(as_json: bool) -> None:
     """List the games, their variants, player counts and options with defaults."""
+    specs, problems = registry.available()
+    for problem in problems:
+        click.echo(f"cardcli: warning: {problem}", err=True)
     if as_json:
         print_json(
             [
@@ -55,11 +58,11 @@ def games(as_json: bool) -> None:
                     "variants": [{"name": v.name, "description": v.description} for v in s.variants],
                     "options": _options_json(s),
                 }
-                for s in registry.GAMES.values()
+                for s in specs
             ]
         )
         return
-    for spec in registry.GAMES.values():
+    for spec in specs:
         counts = ", ".join(map(str, sorted(spec.player_counts)))
         click.echo(f"{spec.name}: {spec.title}, {counts} players")
         click.echo("  variants:")

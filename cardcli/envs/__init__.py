@@ -10,6 +10,8 @@ what to install; the rest of cardcli never imports this package.
 
 from __future__ import annotations
 
+import sys
+
 from .errors import MissingExtraError
 
 try:
@@ -22,8 +24,11 @@ except ImportError as missing:
         "pip install 'cardcli[rl]'"
     ) from missing
 
-GAMES = ("peppa", "seep", "pigugnin", "pepper")
-"""The games with an environment; ``<game>_v0`` is each one's module."""
+from . import game_modules  # noqa: E402
+
+GAMES = game_modules.env_games()
+"""The games with an environment (every registered game whose spec names an encoding);
+``<game>_v0`` is each one's module."""
 ENV_IDS = {game: f"cardcli/{game.capitalize()}-v0" for game in GAMES}
 """Each game's single-agent environment as Gymnasium knows it once this package is imported:
 ``gymnasium.make("cardcli/Peppa-v0", opponents="heuristic")`` takes the keyword arguments of
@@ -39,4 +44,5 @@ def _register() -> None:
                                kwargs={"game": game})
 
 
+game_modules.install(sys.modules[__name__])
 _register()

@@ -1,4 +1,5 @@
-"""The PettingZoo AEC environment every game shares; ``<game>_v0.raw_env`` fixes the game.
+"""The PettingZoo AEC environment every game shares; ``<game>_v0.raw_env`` fixes the game
+(:mod:`.game_modules` makes one such module per game whose spec names an encoding).
 
 Agents are ``player_0`` ... ``player_{n-1}``, the seats. The agent to act is the seat whose
 decision is open (the lowest seat during Peppa's pass, which is taken in seat order); chance
@@ -45,8 +46,8 @@ RESULT_REWARD = {"win": 1.0, "lose": -1.0, "draw": 0.0, "annulled": 0.0}
 class CardGameEnv(AECEnv, EzPickle):
     """A match of one game as a PettingZoo AEC environment."""
 
-    encoding: GameEncoding
-    """Set by each game's ``raw_env``."""
+    game_name: str
+    """Set by each game's ``raw_env``: the game whose spec gives the encoding."""
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "name": "cardcli", "is_parallelizable": False}
 
     def __init__(
@@ -66,7 +67,11 @@ class CardGameEnv(AECEnv, EzPickle):
             raise UsageError(f"render_mode {render_mode!r}: choose one of {', '.join(self.metadata['render_modes'])}")
         if max_deals < 1:
             raise UsageError(f"max_deals must be at least 1, not {max_deals}")
-        game = self.encoding.game
+        game = self.game_name
+        part = registry.get(game).encoding
+        if part is None:
+            raise UsageError(f"{game} has no learning environment")
+        self.encoding: GameEncoding = part.load()
         self.setup: Setup = registry.resolve(game, variant, options or {}, players, 0)
         self.setup.new_match()  # refuses the options that do not fit the player count, now
         self.max_deals = max_deals

@@ -1,6 +1,6 @@
 """What an environment needs to know of a game: its action encoding and its observation.
 
-Each game module (``peppa_encoding``, ``seep_encoding``, ...) fills one :class:`GameEncoding`.
+Each game fills one :class:`GameEncoding` in its folder (``encoding.py``), which its spec names.
 Actions are translated to the protocol's move tokens and applied through the engine's text
 moves, so an environment makes exactly the moves a bot would, with the same events.
 """

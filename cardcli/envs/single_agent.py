@@ -164,11 +164,11 @@ class SingleSeatEnv(gymnasium.Env):
 def single_agent_env(game: str, seat: int = 0, opponents: str | Sequence[str] = "random", **kwargs: Any) -> SingleSeatEnv:
     """``game``'s environment for ``seat`` against ``opponents``; ``kwargs`` as the AEC
     environment's (``variant``, ``options``, ``players``, ``max_deals``, ``render_mode``)."""
-    from importlib import import_module
+    import sys
 
     from . import GAMES
 
     if game not in GAMES:
         raise UsageError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
-    raw = import_module(f"cardcli.envs.{game}_v0").raw_env(**kwargs)
+    raw = sys.modules[f"cardcli.envs.{game}_v0"].raw_env(**kwargs)
     return SingleSeatEnv(raw, seat, opponents)

@@ -17,12 +17,18 @@ change.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Protocol, Self, Sequence, TypeVar
+import importlib
+from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, Self, Sequence, TypeVar
 
 import attrs
 
 from ..cards import Card
 from ..errors import OptionError
+
+if TYPE_CHECKING:  # the parts' types, which belong to the layers that use them
+    from ..envs.encoding import GameEncoding
+    from ..players.heuristic import Strategy
+    from ..players.search.hooks import SearchHooks
 
 
 @attrs.frozen(init=False)
@@ -257,9 +263,33 @@ class Variant:
     defaults: Any = attrs.field(factory=dict)
 
 
+P = TypeVar("P")
+
+
+@attrs.frozen
+class Part(Generic[P]):
+    """A part of a game that only some commands use (its heuristic player, its search hooks,
+    its learning encoding), named ``module:attribute`` and imported when it is first asked
+    for: a match of random players imports no heuristic, and a game's spec stays cheap to
+    import (start-up is most of a short command's cost). A game outside cardcli names its
+    parts the same way, from its own package."""
+
+    path: str
+
+    def load(self) -> P:
+        module, _, name = self.path.partition(":")
+        return getattr(importlib.import_module(module), name)  # type: ignore[no-any-return]
+
+
 @attrs.frozen
 class GameSpec:
-    """A registered game: its names, player counts, variants and option class, and a factory."""
+    """A registered game: its names, player counts, variants and option class, a factory, and
+    the parts that the players, the environments and the viewer use.
+
+    Everything cardcli knows of a game it learns here: nothing outside a game's folder keys a
+    table or a test by the game's name, so a game is added (in cardcli, or from another
+    package through the ``cardcli.games`` entry point) by writing its folder and its spec.
+    """
 
     name: str
     title: str
@@ -286,6 +316,13 @@ class GameSpec:
     """``play_order(options)``: ``cw`` or ``ccw``, the direction of play the header announces."""
     renderer: Callable[[Sequence[str]], Any] | None = None
     """``renderer(names)`` gives an object whose ``feed(event)`` returns lines for people."""
+    heuristic: "Part[type[Strategy]] | None" = None
+    """The heuristic player's strategy; None: the heuristic plays the first offered move."""
+    search: "Part[SearchHooks] | None" = None
+    """The search player's hooks; None: the search player leaves every decision to the
+    heuristic."""
+    encoding: "Part[GameEncoding] | None" = None
+    """The learning environments' encoding; None: the game has no environment."""
 
     @property
     def default_variant(self) -> Variant:

@@ -1,7 +1,8 @@
 """The heuristic player: a simple, explained strategy per game (``--seat heuristic``).
 
 It reads the protocol lines its seat is sent and answers requests; each game's strategy is a
-small class with ``notify(words)`` and ``choose(kind, moves)``. Unknown games fall back to the
+small class with ``notify(words)`` and ``choose(kind, moves)``, in the game's folder and named
+by its spec (``heuristic``). A game without one, or a header naming no known game, gets the
 first offered move.
 """
 
@@ -25,10 +26,6 @@ class Strategy:
 
     def choose(self, kind: str, moves: tuple[str, ...]) -> str:
         return moves[0]
-
-
-STRATEGIES: dict[str, type[Strategy]] = {}
-"""Game name to strategy class; each game's module registers itself here."""
 
 
 class HeuristicPlayer:
@@ -56,10 +53,18 @@ class HeuristicPlayer:
     def _start(self) -> Strategy:
         game = self._header[0]
         options = {w[1]: w[2] for w in self._header if w[0] == "option" and len(w) > 2}
-        cls = STRATEGIES.get(game[1], Strategy)
-        return cls(int(game[4]), int(game[3]), options)
+        return strategy_of(game[1])(int(game[4]), int(game[3]), options)
 
     def choose(self, request: Request) -> str:
         strategy = self.strategy or Strategy(0, 0, {})
         move = strategy.choose(request.kind, request.moves)
         return move if move in request.moves else request.moves[0]
+
+
+def strategy_of(game: str) -> type[Strategy]:
+    """The strategy the game's spec names; the first-move :class:`Strategy` for a game
+    without one, or for a name no game has."""
+    from ..games import registry
+
+    spec = registry.GAMES.get(game)
+    return spec.heuristic.load() if spec is not None and spec.heuristic is not None else Strategy

@@ -108,7 +108,7 @@ def move_label(move: str) -> str:
     if "+" in move and ":" not in move and all(is_card(c) for c in move.split("+")):
         return " ".join(Card.parse(c).symbol() for c in move.split("+"))
     if ":" in move:
-        from ..games.seep_text import move_text
+        from ..games.seep.text import move_text
 
         return move_text(move)
     return move
@@ -280,7 +280,7 @@ class SeatView:
 
     def _capture(self, seat: int, cards: Sequence[str]) -> None:
         """Seep: ``seat`` captured ``cards``, counted at their worth under the match's scoring."""
-        from ..games.seep import _card_worth  # the engine's own card values: one table of them
+        from ..games.seep.rules import _card_worth  # the engine's own card values: one table of them
 
         if seat < len(self.points):
             scoring = self.options.get("scoring", "standard100")
@@ -452,7 +452,7 @@ class HumanPlayer:
             for line in packed([f"{view.who(i)} {t}" for i, t in enumerate(view.totals)], width, "  ", "  ", "totals:"):
                 self.say(line)
         if view.game == "seep":
-            from ..games.seep_text import table_text
+            from ..games.seep.text import table_text
 
             floor = table_text(view.table) if view.table is not None else "face down until the bid"
             self.say("floor: " + paint(floor, self.colour))

@@ -105,7 +105,6 @@ def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
         seat.kind = "human"
         return seat
     if name == "heuristic":
-        from ..players import strategies  # noqa: F401  (registers every game's strategy)
         from ..players.heuristic import HeuristicPlayer
 
         return PlayerSeat(label, HeuristicPlayer())

@@ -19,13 +19,13 @@ from typing import Sequence
 
 import numpy as np
 
-from ..games import peppa
-from ..games.base import Decision
-from ..games.card_bits import INDEX_OF_TEXT, TEXTS
-from ..games.registry import Setup
-from .encoding import GameEncoding
-from .trick_features import TrickFeatures, TrickGame, trick_layout
-from .vector_layout import Block, Layout
+from . import rules as peppa
+from ..base import Decision
+from ..card_bits import INDEX_OF_TEXT, TEXTS
+from ..registry import Setup
+from ...envs.encoding import GameEncoding
+from ...envs.trick_features import TrickFeatures, TrickGame, trick_layout
+from ...envs.vector_layout import Block, Layout
 
 CARDS = INDEX_OF_TEXT
 PASS_DIRECTIONS = ("left", "right", "across", "hold")

@@ -16,24 +16,21 @@ from typing import Any, Sequence
 
 import attrs
 
-from ..cards import Card, french_52, sort_cards, token_card
-from ..errors import IllegalMoveError, InvalidMoveError
-from . import options as opt
-from .card_bits import DECK, SUIT_MASKS, bit, cards, indices, mask_of, texts
-from .combos import Combinations, positions
-from .notation import ORDER, MisorderedMove, checked
-from .base import (
+from ...cards import Card, french_52, sort_cards, token_card
+from ...errors import IllegalMoveError, InvalidMoveError
+from .. import options as opt
+from ..card_bits import DECK, SUIT_MASKS, bit, cards, indices, mask_of, texts
+from ..combos import Combinations, positions
+from ..notation import ORDER, MisorderedMove, checked
+from ..base import (
     DealScore,
     Decision,
     Event,
-    GameSpec,
     MatchBase,
     Outcome,
     Variant,
-    first_dealer,
 )
-from .trick_text import TrickRenderer
-from .tricks import MaskHands, TrickPlay, seat_order, step
+from ..tricks import MaskHands, TrickPlay, seat_order, step
 
 NUM_PLAYERS = 4
 HAND_SIZE = 13
@@ -513,34 +510,3 @@ class PeppaMatch(MaskHands, MatchBase):
         if self.options.dealer_rotation == "left":
             return (self.dealer + 1) % NUM_PLAYERS
         return step(self.dealer, NUM_PLAYERS, self.clockwise)
-
-
-
-SUMMARY = """\
-Peppa is Italian Hearts for four players, each for themselves, with a 52-card deck.
-Each player gets 13 cards and passes three to another player; everybody passes at once
-(Torino: always to the right; Standard: left, right, across in turn). The player at the
-dealer's right leads any card; the others must follow suit if they can, otherwise play any
-card. There are no trumps: the highest card of the led suit takes the trick, and its taker
-leads next. Penalty points are taken with the cards: Torino counts Q♠ 13, A♥ 5, K♥ 4, Q♥ 3,
-J♥ 2 and every other heart 1 (36 a deal); Standard counts Q♠ 60, A♥ 50, K♥ 40, Q♥ 30, J♥ 20,
-10♥-7♥ 10, 6♥-2♥ 5 (265 a deal). Cappotto: a player who takes every penalty card (Torino) or
-every trick (Standard) scores 0 and each other player scores a whole deal's points. When a
-total exceeds 100 (Standard: 1000), the two highest totals lose and the two lowest win."""
-
-
-SPEC = GameSpec(
-    name="peppa",
-    title="Peppa (Italian Hearts)",
-    summary=SUMMARY,
-    player_counts=(NUM_PLAYERS,),
-    variants=VARIANTS,
-    options_class=PeppaOptions,
-    deck=french_52,
-    new_match=PeppaMatch,
-    first_dealer=first_dealer,
-    decision_kinds=("pass", "play"),
-    lower_is_better=True,
-    play_order=lambda options: options.play_direction,
-    renderer=TrickRenderer,
-)

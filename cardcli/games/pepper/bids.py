@@ -19,7 +19,7 @@ import random
 from typing import Callable, Hashable, Mapping, Sequence
 
 from ...cards import Card
-from ..pepper_heuristic import PepperHeuristic
+from .heuristic import PepperHeuristic
 
 TRIES = 24
 """Worlds drawn at most before the best-weighted one is kept."""

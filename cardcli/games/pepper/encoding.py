@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Sequence, cast
 
-from ..games import pepper
-from ..games.base import Decision
-from ..games.registry import Setup
-from .encoding import GameEncoding
-from .seat_features import relative_block
-from .trick_features import TrickFeatures, TrickGame, trick_layout
-from .vector_layout import Block, Layout
+from . import rules as pepper
+from ..base import Decision
+from ..registry import Setup
+from ...envs.encoding import GameEncoding
+from ...envs.seat_features import relative_block
+from ...envs.trick_features import TrickFeatures, TrickGame, trick_layout
+from ...envs.vector_layout import Block, Layout
 
 CARDS = {text: action for action, text in enumerate(pepper.CARD_ACTIONS.texts)}
 LEVELS = ("1", "2", "3", "4", "5", "6", "7", *pepper.PEPPERS)

@@ -20,9 +20,9 @@ Made contracts score their tricks and every side scores its tricks anyway, while
 
 from __future__ import annotations
 
-from ..cards import Card, french_24
-from ..games.pepper import SAME_COLOUR
-from .heuristic import STRATEGIES, Strategy
+from ...cards import Card, french_24
+from .rules import SAME_COLOUR
+from ...players.heuristic import Strategy
 
 
 class PepperHeuristic(Strategy):
@@ -162,5 +162,3 @@ class PepperHeuristic(Strategy):
             return max(sure, key=lambda c: c.rank)
         return self.lowest(cards)
 
-
-STRATEGIES["pepper"] = PepperHeuristic

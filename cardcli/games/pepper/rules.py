@@ -18,24 +18,21 @@ from typing import Any, Sequence
 
 import attrs
 
-from ..cards import Card, french_24, sort_cards
-from ..errors import IllegalMoveError, InvalidMoveError
-from . import options as opt
-from .base import (
+from ...cards import Card, french_24, sort_cards
+from ...errors import IllegalMoveError, InvalidMoveError
+from .. import options as opt
+from ..base import (
     DealScore,
     Decision,
     Event,
-    GameSpec,
     MatchBase,
     Outcome,
     Variant,
-    first_dealer,
 )
-from .sides import best, seats, side_map, sides_for, with_forfeits
-from .card_bits import TEXTS, DeckActions, cards, mask_of, texts
-from .notation import checked
-from .trick_text import TricksOnlyRenderer
-from .tricks import MaskHands, Ranking, TrickPlay
+from ..sides import best, seats, side_map, sides_for, with_forfeits
+from ..card_bits import TEXTS, DeckActions, cards, mask_of, texts
+from ..notation import checked
+from ..tricks import MaskHands, Ranking, TrickPlay
 
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 TRUMPS = ("C", "D", "H", "S", "NT")
@@ -545,37 +542,3 @@ def _rankings(trump: str | None, left_bower_is_trump: bool) -> Ranking:
         power=lambda card: power_under(card, trump, left_bower_is_trump),
         suit_of=lambda card: suit_under(card, trump, left_bower_is_trump),
     )
-
-
-
-SUMMARY = """\
-Pepper is bid-Euchre with 24 cards (9 to ace): 4 players in partnerships (partners
-opposite) with 6 cards each, or 3 players with 8 each, or 2 players with 8 each and a dead
-hand of 8 that nobody sees. Deal and play go clockwise. From the dealer's left each player
-passes or bids higher: 1 to 5 tricks (2 or 3 players: 1 to 7), then Small Pepper and Big
-Pepper (all the tricks); a pass is final, and the auction ends when one bidder is left. The
-declarer names a trump suit or no-trump and leads. Trumps rank J of trumps (right bower), J of
-the same colour (left bower, a trump only), A, K, Q, 10, 9; other suits A, K, Q, J, 10, 9.
-Follow suit if you can; the best trump, or else the best card of the led suit, takes the
-trick. The declarer's side scores 1 a trick when it makes its bid and loses 6 (2-3 players: 8)
-when set; Big Pepper scores 12 or loses 12 (16). The others score 1 a trick. The first side
-to reach 30 wins; if several do in one deal, the highest wins, and ties share the win."""
-
-
-SPEC = GameSpec(
-    name="pepper",
-    title="Pepper",
-    summary=SUMMARY,
-    player_counts=(4, 2, 3),
-    variants=VARIANTS,
-    options_class=PepperOptions,
-    deck=french_24,
-    new_match=PepperMatch,
-    first_dealer=first_dealer,
-    decision_kinds=("bid", "trump", "play"),
-    decision_notes={"trump": "asked only of the player who wins the auction: a bot that never bids "
-                             "above the others is never asked to name trump"},
-    teams=lambda n: sides_for(n) if n == 4 else (),
-    play_order=lambda options: "cw",
-    renderer=TricksOnlyRenderer,
-)

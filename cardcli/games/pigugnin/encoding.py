@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..cards import french_40
-from ..games import pigugnin
-from ..games.base import Decision
-from ..games.registry import Setup
-from .encoding import GameEncoding
-from .trick_features import TrickFeatures, TrickGame, trick_layout
-from .vector_layout import Layout
+from ...cards import french_40
+from . import rules as pigugnin
+from ..base import Decision
+from ..registry import Setup
+from ...envs.encoding import GameEncoding
+from ...envs.trick_features import TrickFeatures, TrickGame, trick_layout
+from ...envs.vector_layout import Layout
 
 CARDS = {text: action for action, text in enumerate(pigugnin.CARD_ACTIONS.texts)}
 MOST_BUSCHE_A_DEAL = 21

@@ -18,10 +18,9 @@ things differ:
 
 from __future__ import annotations
 
-from ..cards import Card, french_40
-from ..games.pigugnin import LAST_TRICK, PIGUGNIN, POWER, card_points
-from .heuristic import STRATEGIES
-from .peppa_heuristic import TrickAvoider
+from ...cards import Card, french_40
+from .rules import LAST_TRICK, PIGUGNIN, POWER, card_points
+from ...players.trick_avoider import TrickAvoider
 
 CHEAP_TRICK = 6
 """Points a seat without a trick accepts to take its first one."""
@@ -102,5 +101,3 @@ class PigugninHeuristic(TrickAvoider):
             return dump or min(cards, key=self.power)
         return super().follow(cards)
 
-
-STRATEGIES["pigugnin"] = PigugninHeuristic

@@ -17,23 +17,20 @@ from typing import Any, Sequence
 
 import attrs
 
-from ..cards import Card, french_40
-from ..errors import IllegalMoveError, InvalidMoveError
-from . import options as opt
-from .base import (
+from ...cards import Card, french_40
+from ...errors import IllegalMoveError, InvalidMoveError
+from .. import options as opt
+from ..base import (
     DealScore,
     Decision,
     Event,
-    GameSpec,
     MatchBase,
     Outcome,
     Variant,
-    first_dealer,
 )
-from .card_bits import DECK, TEXTS, DeckActions, bit, indices, mask_of, texts
-from .notation import checked
-from .trick_text import TrickRenderer
-from .tricks import MaskHands, Ranking, TrickPlay, seat_order, step
+from ..card_bits import DECK, TEXTS, DeckActions, bit, indices, mask_of, texts
+from ..notation import checked
+from ..tricks import MaskHands, Ranking, TrickPlay, seat_order, step
 
 PIGUGNIN = Card.parse("JS")
 SETTEBELLO = Card.parse("7D")
@@ -456,35 +453,3 @@ def action_of(token: str) -> int:
     if action is None:
         raise InvalidMoveError(f"not a card of Il Pigugnìn's 40: {token!r}")
     return action
-
-
-
-SUMMARY = """\
-Il Pigugnìn (Busca Reggiana) is a trick-avoiding game for 4 or 5 players, each for
-themselves, with 40 cards (no 8, 9, 10): 10 cards each with 4 players, 8 with 5. Play goes
-counter-clockwise; the player after the dealer leads; follow suit if you can; no trumps; the
-trick goes to the best card of the led suit, ranked 3, 2, A, K, Q, J, 7, 6, 5, 4. Points: ace
-3, every 2, 3 and figure 1, the last trick 3 (35 a deal). Busche are paid per deal: 12-14
-points 1, 15-17 2, 18-20 3, 21-23 4, then one more a point from 24 (24 pays 5); if nobody
-reaches 12, the highest pays 1; equal scores pay one busca less than the number of players
-tied; the taker of the Pigugnìn (J♠) pays 1 more and deals next. If anybody takes no trick,
-points are not counted and only the trickless pay (2, 3, 4, 5 each for 1, 2, 3, 4 of them).
-At 10 busche a player is out; the match ends when two are out (or one reaches 20 alone):
-they lose, the two with the fewest busche win, the rest draw. Taking every trick of a deal
-(cappotto) wins the match outright."""
-
-
-SPEC = GameSpec(
-    name="pigugnin",
-    title="Il Pigugnìn (Busca Reggiana)",
-    summary=SUMMARY,
-    player_counts=(4, 5),
-    variants=VARIANTS,
-    options_class=PigugninOptions,
-    deck=french_40,
-    new_match=PigugninMatch,
-    first_dealer=first_dealer,
-    lower_is_better=True,
-    play_order=lambda options: options.direction,
-    renderer=TrickRenderer,
-)

@@ -24,11 +24,11 @@ from typing import Sequence
 
 import attrs
 
-from ..cards import Card
-from ..games.card_bits import DECK, INDEX_OF_TEXT, TEXTS
-from ..games.notation import spent_card
-from ..games.seep import HOUSE_VALUES
-from ..games.seep_floor import value
+from ...cards import Card
+from ..card_bits import DECK, INDEX_OF_TEXT, TEXTS
+from ..notation import spent_card
+from .rules import HOUSE_VALUES
+from .floor import value
 
 KINDS = ("take", "build", "cement", "break", "throw")
 

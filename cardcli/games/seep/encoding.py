@@ -1,4 +1,4 @@
-"""Seep for learning: moves named by card, kind, value and way (:mod:`.seep_actions`), and an
+"""Seep for learning: moves named by card, kind, value and way (:mod:`.actions`), and an
 observation of the floor, the houses and the captures.
 
 **Observation.** The seat's hand, the loose cards on the floor, each house (9 to 13) with its
@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..games import seep
-from ..games.base import Decision
-from ..games.card_bits import INDEX_OF_TEXT
-from ..games.registry import Setup
-from . import seep_actions
-from .encoding import GameEncoding
-from .seat_features import SeatFeatures, decision_block, players_block, relative_block
-from .vector_layout import Block, Layout
+from . import rules as seep
+from ..base import Decision
+from ..card_bits import INDEX_OF_TEXT
+from ..registry import Setup
+from . import actions as seep_actions
+from ...envs.encoding import GameEncoding
+from ...envs.seat_features import SeatFeatures, decision_block, players_block, relative_block
+from ...envs.vector_layout import Block, Layout
 
 CARDS = INDEX_OF_TEXT
 HOUSES = tuple(seep.HOUSE_VALUES)
@@ -145,7 +145,7 @@ class SeepFeatures(SeatFeatures):
 
 
 class SeepActions:
-    """Bids 9..13, then every play named by :mod:`.seep_actions`."""
+    """Bids 9..13, then every play named by :mod:`.actions`."""
 
     size = seep_actions.SIZE
 

@@ -22,8 +22,8 @@ from typing import Iterable, Sequence
 
 import attrs
 
-from ..cards import Card, sort_cards
-from .card_bits import DECK, texts
+from ...cards import Card, sort_cards
+from ..card_bits import DECK, texts
 
 Group = tuple[Card, ...]
 

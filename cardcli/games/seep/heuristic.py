@@ -20,10 +20,10 @@ The bid is the highest value offered (the bidder then holds that card to capture
 
 from __future__ import annotations
 
-from ..cards import Card
-from ..games.notation import spent_card
-from ..games.seep_floor import packings, value
-from .heuristic import STRATEGIES, Strategy
+from ...cards import Card
+from ..notation import spent_card
+from .floor import packings, value
+from ...players.heuristic import Strategy
 
 House = tuple[int, list[Card], bool]
 """A house: value, cards, cemented."""
@@ -172,5 +172,3 @@ class SeepHeuristic(Strategy):
         everything = frozenset(loose)
         return any(p.cards == everything for p in packings(loose, v))
 
-
-STRATEGIES["seep"] = SeepHeuristic

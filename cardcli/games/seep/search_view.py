@@ -24,11 +24,11 @@ import random
 from typing import Hashable, Mapping, Sequence
 
 from ...cards import Card
-from ...games.notation import spent_card
-from ...games.seep import HOUSE_VALUES
-from ...games.seep_floor import value
-from .view import Header, SeatView, other_seats
-from .worlds import ImpossibleView, Slot, allocate
+from ..notation import spent_card
+from .rules import HOUSE_VALUES
+from .floor import value
+from ...players.search.view import Header, SeatView, other_seats
+from ...players.search.worlds import ImpossibleView, Slot, allocate
 
 FIRST_ROUND = 4
 

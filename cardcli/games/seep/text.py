@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..cards import Card, render, render_hand
-from ..safe_text import display_name
-from .base import Event
+from ...cards import Card, render, render_hand
+from ...safe_text import display_name
+from ..base import Event
 
 VERB_TEXT = {"take": "takes with", "build": "builds", "cement": "cements", "break": "breaks", "throw": "throws"}
 

@@ -20,6 +20,7 @@ from ...errors import CardcliError, UsageError
 from ...seats.base import Request
 from ..heuristic import HeuristicPlayer
 from .ismcts import DEFAULT_ITERATIONS, Budget, deal_rewards, search
+from .hooks import SearchHooks
 from .playouts import policy_for
 from .view import Header, SeatView
 from .worlds import ImpossibleView
@@ -29,17 +30,6 @@ PLAYOUTS = ("rule", "random", "card")
 NUMBERS = ("iterations", "ms", "cpu", "moves", "worlds", "c", "seed", "relative", "depth", "bids")
 COUNTS = ("iterations", "ms", "cpu", "moves", "worlds")
 """Parameters that must be at least 1."""
-
-DELEGATED: dict[str, frozenset[str]] = {"peppa": frozenset({"pass"}), "pepper": frozenset({"bid"})}
-"""Decisions the heuristic makes for the searching player by default, per game, because the
-search does them worse within its budget (measured in docs/players.md): Peppa's pass (286
-choices, each judged by whole-deal playouts) and Pepper's bids (they lie deep in a tree of
-everyone's bids). Pepper's trump, once the auction is over, is searched: that gains."""
-
-ITERATIONS: dict[str, int] = {"seep": 200}
-"""Iterations per decision when the seat spec names no budget, where the game's default
-differs from :class:`Budget`'s: a Seep decision at 400 iterations can take 1.5 s on a 2-core
-machine (docs/players.md)."""
 
 CEILING_MS = 950.0
 """The processor time a decision may take when the seat spec names no budget
@@ -56,7 +46,8 @@ class Settings:
     playout: str = "rule"
     relative: float = 0.0
     delegate: frozenset[str] | None = None
-    """Decision kinds left to the heuristic; None: the game's :data:`DELEGATED`."""
+    """Decision kinds left to the heuristic; None: those the game's search hooks name
+    (:attr:`~cardcli.players.search.hooks.SearchHooks.delegated`)."""
     bids: float = 1.0
     """Below 1, Pepper's worlds are weighed by how well they fit the bids, keeping this
     much of a world's chance per trick a bid is off (:mod:`.pepper_bids`)."""
@@ -115,10 +106,10 @@ class IsmctsPlayer:
     """
 
     def __init__(self, settings: Settings = Settings()) -> None:
-        from .. import strategies  # noqa: F401  (registers every game's strategy)
-
         self.settings = settings
         self.view: SeatView | None = None
+        self.hooks = SearchHooks(SeatView)
+        """The game's search hooks, once the header names the game."""
         self.fallback = HeuristicPlayer()
         self.failures = 0
         self.decisions = 0
@@ -145,18 +136,23 @@ class IsmctsPlayer:
                 self._header.append(words)
 
     def _start(self) -> SeatView | None:
-        from .views import view_for
-
+        """The game's seat view from the header; None (the heuristic plays) for a game
+        without search hooks or a header that names no game."""
         try:
-            view = view_for(Header.parse(self._header))
+            header = Header.parse(self._header)
+            hooks = header.setup().spec.search
         except (KeyError, IndexError, ValueError, CardcliError):
             return None
+        if hooks is None:
+            return None
+        self.hooks = hooks.load()
+        view = self.hooks.view(header)
         view.bid_weight = self.settings.bids
         return view
 
-    def _delegated(self, game: str) -> frozenset[str]:
+    def _delegated(self) -> frozenset[str]:
         chosen = self.settings.delegate
-        return DELEGATED.get(game, frozenset()) if chosen is None else chosen
+        return self.hooks.delegated if chosen is None else chosen
 
     def _fail(self) -> None:
         self.failures += 1
@@ -167,7 +163,7 @@ class IsmctsPlayer:
         if len(request.moves) == 1:
             return request.moves[0]
         view = self.view
-        if view is None or request.kind in self._delegated(view.header.game):
+        if view is None or request.kind in self._delegated():
             return self.fallback.choose(request)
         header = view.header
         rng = random.Random(f"cardcli/ismcts/{self.settings.seed}/{header.rng}/{self.decisions}")
@@ -175,11 +171,11 @@ class IsmctsPlayer:
         budget = self.settings.budget
         if budget.iterations is None and budget.millis is None:
             named = budget.moves is not None or budget.cpu_millis is not None
-            budget = attrs.evolve(budget, iterations=ITERATIONS.get(header.game, DEFAULT_ITERATIONS),
+            budget = attrs.evolve(budget, iterations=self.hooks.iterations or DEFAULT_ITERATIONS,
                                   cpu_millis=budget.cpu_millis if named else CEILING_MS)
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
-            policy = policy_for(header.game, view.n, self.settings.playout)
+            policy = policy_for(self.hooks, view.n, self.settings.playout)
             result = search(view.world, view.seat, request.moves, rewards, budget, rng, policy)
         except ImpossibleView:
             self._fail()

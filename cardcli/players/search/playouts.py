@@ -6,18 +6,16 @@ random, so every lead looks alike. A rule that plays each card as a sensible pla
 in a few integer operations on the world's own trick state, makes each iteration worth
 several random ones; a little randomness (``epsilon``) keeps the playouts from all agreeing.
 
-The rules, by kind of game:
+:class:`TrickPolicy` is that rule for the trick games, in two kinds:
 
-* **penalty games** (Peppa, Il Pigugnìn): lead the weakest card; follow with the strongest
-  card that still loses the trick, or the strongest when every card wins; when void, throw the
-  card that carries the most points, then the strongest;
-* **trick-taking games** (Pepper): lead the strongest card; win as cheaply as possible unless
-  a partner is already winning; otherwise play the weakest card, a non-trump first;
+* **penalty games** (``avoid``): lead the weakest card; follow with the strongest card that
+  still loses the trick, or the strongest when every card wins; when void, throw the card
+  that carries the most points, then the strongest;
+* **trick-taking games**: lead the strongest card; win as cheaply as possible unless a partner
+  is already winning; otherwise play the weakest card, a non-trump first.
 
-Seep's playouts stay uniformly random: a playout that always made the biggest capture scored
-worse, and so did one that drew a card first and then one of its moves (``playout=card``:
-decisions less than half as long, but 7.5 points a deal behind the uniform playouts on the
-same 45 deals with 4 players, at 200 iterations each; docs/players.md).
+A game picks its playouts in its search hooks (:mod:`.hooks`); a game without a rule of its
+own plays uniformly random ones (each game's folder says why it chose what it chose).
 
 The policy reads only the world it plays in, which the search drew from the seat's own view.
 """
@@ -25,9 +23,12 @@ The policy reads only the world it plays in, which the search drew from the seat
 from __future__ import annotations
 
 import random
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from ...games.base import MatchState
+
+if TYPE_CHECKING:
+    from .hooks import SearchHooks
 
 Policy = Callable[[MatchState, random.Random], None]
 """Plays one move for the seat to act, without events."""
@@ -36,12 +37,6 @@ Policy = Callable[[MatchState, random.Random], None]
 def random_policy(state: MatchState, rng: random.Random) -> None:
     """A move drawn uniformly among the legal ones."""
     state.apply_action(rng.choice(state.legal_actions()))  # type: ignore[attr-defined]
-
-
-def card_policy(state: MatchState, rng: random.Random) -> None:
-    """Seep's card-first random move (:meth:`~cardcli.games.seep.SeepMatch.apply_random_card`):
-    a card of the hand at random, then one of its moves."""
-    state.apply_random_card(rng)  # type: ignore[attr-defined]
 
 
 class TrickPolicy:
@@ -108,24 +103,12 @@ class TrickPolicy:
         return self._points
 
 
-def policy_for(game: str, num_players: int, playout: str = "rule") -> Policy:
-    """The playout policy for ``game``: ``random``, uniform among the moves; ``card``, a random
-    card then one of its moves (Seep's; in the trick games a card is one move, and ``card`` is
-    ``random``); ``rule``, the game's own: the rule of thumb in the trick games, uniform in
-    Seep."""
-    if playout == "card" and game == "seep":
-        return card_policy
-    if playout != "rule":
-        return random_policy
-    if game == "peppa":
-        return TrickPolicy(None, avoid=True)
-    if game == "pigugnin":
-        from ...games.pigugnin import CARD_ACTIONS
-
-        return TrickPolicy(CARD_ACTIONS.index_of, avoid=True)
-    if game == "pepper":
-        from ...games.pepper import CARD_ACTIONS as PEPPER_CARDS
-
-        partners = [(s + 2) % 4 for s in range(4)] if num_players == 4 else None
-        return TrickPolicy(PEPPER_CARDS.index_of, avoid=False, partners=partners)
+def policy_for(hooks: "SearchHooks", num_players: int, playout: str = "rule") -> Policy:
+    """The playout policy a game's hooks give: ``random``, uniform among the moves; ``card``,
+    the game's card-first policy where it has one; ``rule``, the game's own rule of thumb
+    where it has one. Otherwise, uniform."""
+    if playout == "rule" and hooks.rule_policy is not None:
+        return hooks.rule_policy(num_players)
+    if playout == "card" and hooks.card_policy is not None:
+        return hooks.card_policy
     return random_policy

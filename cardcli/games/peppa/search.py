@@ -1,0 +1,97 @@
+"""Peppa's hooks for the search player: what its seat learns from the pass, the penalty
+games' playouts, and the pass left to the heuristic.
+
+The heuristic makes Peppa's pass by default: 286 choices, each judged by whole-deal playouts,
+are more than the search's budget can tell apart (measured in docs/players.md).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Hashable, Mapping, Sequence
+
+from ...cards import Card
+from ...players.search.hooks import SearchHooks
+from ...players.search.playouts import Policy, TrickPolicy
+from ...players.search.trick_view import TrickView
+from ...players.search.worlds import ImpossibleView
+from .rules import pass_token
+
+
+class PeppaView(TrickView):
+    """Peppa: the pass adds what this seat gave and received to what it knows."""
+
+    def reset_deal(self) -> None:
+        super().reset_deal()
+        self.direction = "hold"
+        self.gave: list[Card] = []
+        self.target: int | None = None
+        self.got: list[Card] = []
+        self.giver: int | None = None
+        self._pass_targets: list[int] | None = None
+        self._passes: dict[int, list[Card]] = {}
+        """The passes of the world last drawn, for :meth:`replay`."""
+
+    def on_event(self, words: list[str]) -> None:
+        head = words[0]
+        if head == "passing":
+            self.direction = words[1]
+        elif head == "passed":
+            self.target = int(words[1])
+            self.gave = [Card.parse(w) for w in words[2:]]
+            self.hand -= set(self.gave)
+            self.known[self.target] |= set(self.gave)
+        elif head == "received":
+            self.giver = int(words[1])
+            self.got = [Card.parse(w) for w in words[2:]]
+            self.hand |= set(self.got)
+        else:
+            super().on_event(words)
+
+    def _passing_done(self) -> bool:
+        return self.direction != "hold" and self.giver is not None
+
+    def deal_unseen(self, rng: random.Random) -> dict[Hashable, list[Card]]:
+        if self.direction != "hold" and not self._passing_done():
+            if self.target is not None:
+                raise ImpossibleView("this seat has no decision between its pass and the cards it receives")
+            return self.current(rng)
+        after = super().deal_unseen(rng)
+        if self.direction == "hold":
+            return after
+        targets = self._targets()
+        received: dict[int, list[Card]] = {}
+        for s in range(self.n):
+            if s == self.seat:
+                received[s] = list(self.got)
+            elif s == self.target:
+                received[s] = list(self.gave)
+            else:
+                received[s] = rng.sample(list(after[s]), 3)
+        dealt: dict[Hashable, list[Card]] = {}
+        for s in range(self.n):
+            kept = [c for c in after[s] if c not in received[s]]
+            dealt[s] = kept + received[targets[s]]
+        self._passes = {s: received[targets[s]] for s in range(self.n)}
+        return dealt
+
+    def _targets(self) -> list[int]:
+        if self._pass_targets is None:
+            assert self.start is not None
+            probe = self.start.clone()
+            probe.deal(self.deck)
+            self._pass_targets = [probe.pass_target(s) for s in range(self.n)]  # type: ignore[attr-defined]
+        return self._pass_targets
+
+    def replay(self, dealt: Mapping[Hashable, Sequence[Card]]) -> list[tuple[int, str]]:
+        if not self._passing_done():
+            return self.moves
+        passes = [(s, pass_token(self._passes[s])) for s in range(self.n)]
+        return passes + self.moves
+
+
+def rule_policy(num_players: int) -> Policy:
+    return TrickPolicy(None, avoid=True)
+
+
+SEARCH = SearchHooks(view=PeppaView, delegated=frozenset({"pass"}), rule_policy=rule_policy)

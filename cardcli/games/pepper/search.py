@@ -1,0 +1,76 @@
+"""Pepper's hooks for the search player: suits as the trump makes them, the auction and the
+dead hand in its worlds, the trick-taking playouts with partners, and the bids left to the
+heuristic.
+
+The heuristic makes Pepper's bids by default: they lie deep in a tree of everyone's bids, and
+the search makes them worse within its budget (measured in docs/players.md). The trump, once
+the auction is over, is searched: that gains.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Hashable, Mapping, Sequence
+
+from ...cards import Card
+from ...players.search.hooks import SearchHooks
+from ...players.search.playouts import Policy, TrickPolicy
+from ...players.search.trick_view import TrickView
+from ...players.search.view import other_seats
+from ...players.search.worlds import Slot
+from .bids import BidModel, weighted_draw
+from .rules import BIDS, CARD_ACTIONS, suit_under
+
+
+class PepperView(TrickView):
+    """Pepper: suits as the trump makes them, the auction replayed, and the dead hand."""
+
+    def reset_deal(self) -> None:
+        super().reset_deal()
+        self.trump: str | None = None
+        self._bid_model: BidModel | None = None
+
+    def category(self, card: Card) -> str:
+        bowers = dict(self.header.options).get("left_bower_is_trump", "true") == "true"
+        return suit_under(card, self.trump, bowers)
+
+    def on_event(self, words: list[str]) -> None:
+        head = words[0]
+        if head == "bid" and len(words) == 3:
+            self.moves.append((int(words[1]), words[2]))
+        elif head == "trump" and len(words) == 3:
+            self.trump = None if words[2] == "NT" else words[2]
+            self.moves.append((int(words[1]), words[2]))
+        else:
+            super().on_event(words)
+
+    def deal_unseen(self, rng: random.Random) -> dict[Hashable, list[Card]]:
+        if self.bid_weight >= 1:
+            return super().deal_unseen(rng)
+        bids = [(s, t) for s, t in self.moves if t in BIDS]
+        if not bids:
+            return super().deal_unseen(rng)
+        if self._bid_model is None:
+            self._bid_model = BidModel(self.n, self.hand_size, dict(self.header.options), self.bid_weight)
+        model = self._bid_model
+
+        def weight(dealt: Mapping[Hashable, Sequence[Card]]) -> float:
+            w = 1.0
+            for s in other_seats(self):
+                w *= model.weight(s, dealt[s], bids)
+            return w
+
+        return weighted_draw(super().deal_unseen, weight, rng)
+
+    def unseen_places(self) -> list[Slot]:
+        if self.n != 2:
+            return []
+        return [Slot("dead", len(self.deck) - 2 * self.hand_size)]
+
+
+def rule_policy(num_players: int) -> Policy:
+    partners = [(s + 2) % 4 for s in range(4)] if num_players == 4 else None
+    return TrickPolicy(CARD_ACTIONS.index_of, avoid=False, partners=partners)
+
+
+SEARCH = SearchHooks(view=PepperView, delegated=frozenset({"bid"}), rule_policy=rule_policy)
