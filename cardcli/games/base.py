@@ -323,6 +323,10 @@ class GameSpec:
     heuristic."""
     encoding: "Part[GameEncoding] | None" = None
     """The learning environments' encoding; None: the game has no environment."""
+    viewer: str | None = None
+    """The game's part of the HTML viewer, a script in the game's package as
+    ``package:file.js`` (its drawing hooks, registered with the viewer's core); None: the
+    viewer draws the game with its generic table only."""
 
     @property
     def default_variant(self) -> Variant:
