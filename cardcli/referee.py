@@ -29,7 +29,7 @@ from . import protocol
 from .errors import Interrupted, MoveError
 from .games import options as opt
 from .games.base import Decision, Event, MatchState, Outcome
-from .games.dealing import shuffled
+from .games.driver import Driver, Next
 from .games.registry import Setup
 from .records import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord, software
 from .safe_text import display_name, printable
@@ -114,6 +114,7 @@ class Referee:
         self.settings = settings
         self.listener = listener
         self.state: MatchState = setup.new_match()
+        self.driver = Driver(setup, settings.max_deals)
         self.fallbacks: dict[int, Seat] = {}
         self.faults: list[FaultRecord] = []
         self.deals: list[DealRecord] = []
@@ -145,11 +146,14 @@ class Referee:
     def _play(self, close: bool) -> Outcome | None:
         try:
             self._start_seats()
-            while not self.aborted and not self.state.is_over():
-                if self.state.needs_deal() and self.state.deal_number >= self.settings.max_deals:
+            while not self.aborted:
+                step = self.driver.next(self.state)
+                if step is Next.OVER:
+                    break
+                if step is Next.ADJUDICATE:
                     self.state.adjudicate()
                     self.adjudicated = True
-                elif self.state.needs_deal():
+                elif step is Next.DEAL:
                     self._deal()
                 else:
                     self._decide(self.state.decisions())
@@ -221,9 +225,7 @@ class Referee:
                 )
 
     def _deal(self) -> None:
-        index = self.state.deal_number
-        deck = shuffled(self.setup.seed, index, self.setup.spec.deck())
-        events = self.state.deal(deck)
+        events = self.driver.deal(self.state)
         self.deals.append(DealRecord(self.state.deal_number, self.state.dealer, self.state.deal_facts()))
         self._route(events)
         self._score_deal()

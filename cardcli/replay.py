@@ -22,7 +22,7 @@ from . import record_shape
 from .errors import MoveError, UsageError, VerificationError
 from .games import registry
 from .games.base import Event, MatchState, Outcome
-from .games.dealing import shuffled
+from .games.driver import Driver, Next
 from .safe_text import printable
 from .seats.base import Request, Seat
 from .seats.builtin import fallback_player
@@ -88,14 +88,18 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
     fallbacks: dict[int, Seat] = {}
     if record.get("first_dealer") != first:
         raise fail(f"first dealer {record.get('first_dealer')} is not the seed's {first}")
+    driver = Driver(setup, record["settings"].get("max_deals"))
     for index, deal in enumerate(deals):
         number = index + 1
-        if state.is_over():
+        due = driver.next(state)
+        if due is Next.OVER:
             raise fail("the record goes on after the match ended", number)
-        if not state.needs_deal():
+        if due is Next.DECIDE:
             raise fail("the record starts a new deal before the previous one ended", number)
+        if due is Next.ADJUDICATE:
+            raise fail(f"the record deals past its deal limit ({driver.max_deals})", number)
         try:
-            events = state.deal(shuffled(setup.seed, index, setup.spec.deck()))
+            events = driver.deal(state)
             facts = state.deal_facts()
             if deal.get("number") != number:
                 raise fail(f"deal numbered {deal.get('number')!r}, expected {number}", number)
@@ -134,7 +138,7 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
             )
         if deal.get("notes", []) != list(got.notes):
             raise fail(f"recorded notes {deal.get('notes')}, the rules give {list(got.notes)}", number)
-    return _finish(record, state, fail)
+    return _finish(record, state, driver, fail)
 
 
 def fault_points(record: dict[str, Any], fail: Any) -> dict[int, tuple[int, int]]:
@@ -242,7 +246,7 @@ def move_fields(move: dict[str, Any]) -> tuple[int, str, str]:
     return move["seat"], move["kind"], move["move"]
 
 
-def _finish(record: dict[str, Any], state: MatchState, fail: Any) -> Replayed:
+def _finish(record: dict[str, Any], state: MatchState, driver: Driver, fail: Any) -> Replayed:
     status = record["status"]
     if status in STOPPED:
         if record.get("result") is not None:
@@ -251,9 +255,8 @@ def _finish(record: dict[str, Any], state: MatchState, fail: Any) -> Replayed:
     if status != "complete":
         raise fail(f"unknown status {status!r}")
     if record.get("adjudicated"):
-        limit = record.get("settings", {}).get("max_deals")
-        if state.is_over() or not state.needs_deal() or state.deal_number != limit:
-            raise fail(f"adjudicated, but the match did not stop at its deal limit ({limit})")
+        if driver.next(state) is not Next.ADJUDICATE:
+            raise fail(f"adjudicated, but the match did not stop at its deal limit ({driver.max_deals})")
         state.adjudicate()
     if not state.is_over():
         raise fail("the record ends before the match does")

@@ -63,6 +63,12 @@ def change_an_option(r: dict[str, Any]) -> None:
     r["options"]["end_threshold"] = 1000
 
 
+def lower_the_deal_limit(r: dict[str, Any]) -> None:
+    """A record that deals more than its own limit lets the referee have dealt: one the
+    referee never writes."""
+    r["settings"]["max_deals"] = 2
+
+
 @pytest.mark.parametrize(
     "tamper, expected",
     [
@@ -75,6 +81,7 @@ def change_an_option(r: dict[str, Any]) -> None:
         (edit_a_hand, "deal 1: the dealt hands"),
         (change_the_seed, ""),
         (change_an_option, ""),
+        (lower_the_deal_limit, "deal 3: the record deals past its deal limit (2)"),
     ],
 )
 def test_an_edited_record_fails_and_names_where(tamper: Callable[[dict[str, Any]], None], expected: str,

@@ -1,10 +1,10 @@
 """One match played for an environment: the engine's state, chance as ``cardcli play`` deals
 it, the deal limit, and the events passed on to whoever follows the match.
 
-Chance comes from the same place as the referee's: :func:`cardcli.games.registry.resolve`
-gives the match (its first dealer drawn from the seed), and each deal's deck is
-:func:`cardcli.games.dealing.shuffled` for the seed and the deal's index, so ``reset(seed=S)``
-deals what ``cardcli play --seed S`` deals. Moves are made as the protocol's tokens through
+Chance and the deal limit come from the referee's own driver
+(:class:`~cardcli.games.driver.Driver`): :func:`cardcli.games.registry.resolve` gives the
+match (its first dealer drawn from the seed), and each deal's deck is the seed's for the
+deal's index, so ``reset(seed=S)`` deals what ``cardcli play --seed S`` deals. Moves are made as the protocol's tokens through
 :meth:`MatchState.apply`, which gives the events with their audiences: the observations are
 built from those (:mod:`.seat_features`), the text from all of them (:mod:`.match_text`).
 """
@@ -17,7 +17,7 @@ import attrs
 
 from ..cards import Card
 from ..games.base import DealScore, Decision, Event, MatchState
-from ..games.dealing import shuffled
+from ..games.driver import Driver, Next
 from ..games.registry import Setup
 
 Follower = Callable[[Sequence[Event]], None]
@@ -48,7 +48,7 @@ class Table:
         self.state: MatchState = setup.new_match()
         self.max_deals = max_deals
         self.followers = list(followers)
-        self.decks = decks or (lambda index: shuffled(setup.seed, index, setup.spec.deck()))
+        self.driver = Driver(setup, max_deals, decks)
         self.deals: list[dict[str, Any]] = []
         """What each deal dealt, as a record's ``deals`` show it (``hands``, Seep's ``floor``)."""
         self.moves: list[Played] = []
@@ -66,12 +66,12 @@ class Table:
         """Deal while chance is due, until a decision is open or the match is over; the deals
         finished on the way (a void Seep deal)."""
         state = self.state
-        while state.needs_deal():
-            if state.deal_number >= self.max_deals:
+        while (step := self.driver.next(state)) is not Next.DECIDE and step is not Next.OVER:
+            if step is Next.ADJUDICATE:
                 state.adjudicate()
                 self.truncated = True
                 break
-            self._tell(state.deal(self.decks(state.deal_number)))
+            self._tell(self.driver.deal(state))
             self.deals.append(state.deal_facts())
         self._decision = None
         return self._finished()
