@@ -157,8 +157,11 @@ def test_a_slow_bot_is_checked_within_the_time_budget_and_the_output_says_how() 
 
 
 def test_a_failure_in_budget_shortened_matches_is_played_again_the_same(tmp_path: Path) -> None:
+    """The bot's first deal (14 requests of 0.2 s) takes more than a quarter of the 6 s
+    budget however fast the machine is, so the first match is always stopped at the start of
+    deal 2, before the illegal answer (request 20); a loaded machine only stops it sooner."""
     code, data = check_json("peppa", "--move-time", "1", "--time-budget", "6", "--",
-                            *faulty("--think", "0.1", "--illegal-at", "20").split())
+                            *faulty("--think", "0.2", "--illegal-at", "20").split())
     assert code == 1 and data["notes"], data
     failure = data["failure"]
     assert failure["match"] == 2 and "--max-deals 1 " in failure["reproduce"], failure
