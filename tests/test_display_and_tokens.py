@@ -28,7 +28,8 @@ import pytest
 from cardcli.cards import Card
 from cardcli.games import registry
 from cardcli.games.seep.text import table_text
-from cardcli.players.human import HumanPlayer, SeatView, match_input
+from cardcli.games.view import SeatView, view_for
+from cardcli.players.human import HumanPlayer, match_input, paint
 from cardcli.referee import Settings, play_match
 from cardcli.seats.base import Request
 from cardcli.seats.builtin import PlayerSeat, random_seat
@@ -142,29 +143,31 @@ def test_seep_shows_this_deal_s_floor_and_no_trick(seed: int, players: int) -> N
         assert lines_starting(screen, "trick") == []
 
 
-def test_a_new_deal_clears_the_hand_the_trick_and_the_floor_but_not_the_totals() -> None:
-    view = SeatView()
-    for line in ["game peppa torino 4 0", "player 0 you", "player 1 ann", "player 2 bob", "player 3 cy",
-                 "deal 1 3", "hand QS TH", "trick 13 2", "play 2 2S", "play 3 TS", "play 0 QS",
-                 "totals 0 5 30 1", "deal 2 0", "hand 2C 3C"]:
+def following(lines: list[str]) -> SeatView:
+    """The view of the game the first line names, as the human seat keeps it, fed ``lines``."""
+    view = view_for(lines[0].split()[1])
+    for line in lines:
         view.update(line.split())
-    assert view.trick_number == 0 and view.trick == [] and view.trick_text(False) == ""
+    return view
+
+
+def test_a_new_deal_clears_the_hand_the_trick_and_the_floor_but_not_the_totals() -> None:
+    view = following(["game peppa torino 4 0", "player 0 you", "player 1 ann", "player 2 bob", "player 3 cy",
+                      "deal 1 3", "hand QS TH", "trick 13 2", "play 2 2S", "play 3 TS", "play 0 QS",
+                      "totals 0 5 30 1", "deal 2 0", "hand 2C 3C"])
+    assert view.trick_number == 0 and view.trick == [] and view.table_text() == ""
     assert view.hand == ["2C", "3C"] and view.totals == ["0", "5", "30", "1"]
     for line in ["trick 1 1", "play 1 TS", "play 2 QH"]:
         view.update(line.split())
-    assert view.trick_text(False) == "trick 1: 1:ann 10♠, 2:bob Q♥"
-    seep = SeatView()
-    for line in ["game seep standard 2 0", "deal 1 1 0", "hand 9C", "bid 0 9", "table 5D h9:o:0:9C+AS",
-                 "deal 2 0 1", "hand 2C 3C 4C 5C"]:
-        seep.update(line.split())
-    assert seep.table is None
+    assert view.table_text() == "trick 1: 1:ann 10♠, 2:bob Q♥"
+    seep = following(["game seep standard 2 0", "deal 1 1 0", "hand 9C", "bid 0 9", "table 5D h9:o:0:9C+AS",
+                      "deal 2 0 1", "hand 2C 3C 4C 5C"])
+    assert seep.table_text() == "floor: face down until the bid"
 
 
 def test_the_trick_is_coloured_like_the_hand_and_bot_names_are_escaped() -> None:
-    view = SeatView()
-    for line in ["game pepper standard 4 0", "player 1 \x1b[2Jevil", "deal 1 0", "trick 1 1", "play 1 TH"]:
-        view.update(line.split())
-    assert view.trick_text(True) == "trick 1: 1:\\x1b[2Jevil 10\x1b[31m♥\x1b[0m"
+    view = following(["game pepper standard 4 0", "player 1 \x1b[2Jevil", "deal 1 0", "trick 1 1", "play 1 TH"])
+    assert paint(view.table_text(), True) == "trick 1: 1:\\x1b[2Jevil 10\x1b[31m♥\x1b[0m"
 
 
 def spawn(game: str, seed: int) -> pexpect.spawn:

@@ -15,7 +15,8 @@ import pytest
 
 from cardcli.games import registry
 from cardcli.errors import UsageError
-from cardcli.players.human import SeatView, match_input, move_lines, pause_seconds, short_name
+from cardcli.games.view import SeatView, view_for
+from cardcli.players.human import match_input, move_lines, pause_seconds, short_name
 from cardcli.referee import Settings, play_match
 from cardcli.seats.base import Request
 from cardcli.seats.builtin import PlayerSeat, random_seat
@@ -190,7 +191,7 @@ def test_seep_s_long_moves_are_wrapped_on_a_narrow_terminal() -> None:
 
 def test_long_moves_wrap_under_their_text_and_short_ones_share_a_line() -> None:
     moves = ("take:JS:2C+3D+6H,6D+5S,h11", "throw:5C", "throw:6C")
-    lines = move_lines(moves, 30)
+    lines = move_lines(moves, 30, view_for("seep").move_label)
     assert lines == ["  1. takes with J♠: 2♣ 3♦ 6♥ |", "     6♦ 5♠ | house 11",
                      "  2. throws 5♣   3. throws 6♣"]
     assert move_lines(("QS", "TH"), 80) == ["  1. Q♠   2. 10♥"]
@@ -209,7 +210,7 @@ def test_a_forced_move_is_played_without_waiting_and_said_in_one_line() -> None:
 
 
 class DealChecker:
-    """A seat that follows the match as the human seat does (a :class:`SeatView` of its own
+    """A seat that follows the match as the human seat does (the game's :class:`SeatView` of its own
     lines), plays at random, and checks the deal so far it would show against what the deal's
     end then tells: each seat's score, Il Pigugnìn's card points, Pepper's tricks."""
 
@@ -226,6 +227,8 @@ class DealChecker:
         for line in lines:
             words = line.split()
             self.check(words[0], [int(w) if w.lstrip("-").isdigit() else w for w in words[1:]])
+            if words[0] == "game":
+                self.view = view_for(words[1])
             self.view.update(words)
 
     def check(self, kind: str, args: list) -> None:
@@ -242,7 +245,8 @@ class DealChecker:
             assert sum(view.tricks[s] for s in side[args[0]]) == args[2]
             self.checked += 1
         elif kind == "score" and view.game == "seep":
-            assert args[1:] == [sum(view.points[p] + view.bonus[p] for p in side[s]) for s in range(len(side))]
+            bonus = view.bonus  # type: ignore[attr-defined]
+            assert args[1:] == [sum(view.points[p] + bonus[p] for p in side[s]) for s in range(len(side))]
             assert view.deal_so_far()[1] or not any(args[1:]), "the floor was shown"
             self.checked += 1
         elif kind == "score" and view.game == "peppa" and not self.cappotto:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the parts' types, which belong to the layers that use them
     from ..envs.encoding import GameEncoding
     from ..players.heuristic import Strategy
     from ..players.search.hooks import SearchHooks
+    from .view import SeatView
 
 
 @attrs.frozen(init=False)
@@ -323,6 +324,9 @@ class GameSpec:
     heuristic."""
     encoding: "Part[GameEncoding] | None" = None
     """The learning environments' encoding; None: the game has no environment."""
+    view: "Part[type[SeatView]] | None" = None
+    """The view of one seat, built from its protocol lines alone (the human seat shows it);
+    None: the trick games' generic view."""
     viewer: str | None = None
     """The game's part of the HTML viewer, a script in the game's package as
     ``package:file.js`` (its drawing hooks, registered with the viewer's core); None: the

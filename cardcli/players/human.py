@@ -24,14 +24,13 @@ import shutil
 import sys
 import textwrap
 import time
-from typing import IO, Any, Iterator, Mapping, Sequence
+from typing import IO, Any, Callable, Iterator, Mapping, Sequence
 
-from ..cards import SUIT_SYMBOLS, Card, is_card, render_hand
+from ..cards import SUIT_SYMBOLS, Card, is_card
 from ..errors import UsageError
 from ..games import registry
-from ..games.notation import misordered, respell, spent_card
-from ..games.trick_text import played
-from ..safe_text import display_name
+from ..games.notation import misordered, respell
+from ..games.view import SeatView, view_for
 from ..seats.base import Request
 from ..seats.builtin import builtin_name
 
@@ -99,27 +98,13 @@ def short_name(name: str) -> str:
     return base if base is not None else name
 
 
-def move_label(move: str) -> str:
-    """A move as a person reads it: a card with its suit symbol (``Q♠``), a pass's cards, a
-    Seep move in words (``takes with J♠: 2♣ 3♦ 6♥ | house 11``), anything else (a bid, a
-    trump) as its token."""
-    if is_card(move):
-        return Card.parse(move).symbol()
-    if "+" in move and ":" not in move and all(is_card(c) for c in move.split("+")):
-        return " ".join(Card.parse(c).symbol() for c in move.split("+"))
-    if ":" in move:
-        from ..games.seep.text import move_text
-
-        return move_text(move)
-    return move
-
-
-def move_lines(moves: Sequence[str], width: int) -> list[str]:
+def move_lines(moves: Sequence[str], width: int, label: Callable[[str], str] = SeatView().move_label) -> list[str]:
     """The legal moves numbered in as few lines as fit in ``width`` columns (``1. 2♣   2. 7♦
-    ...``), not one line per move, so the table stays on a small terminal. A move is never
-    split between lines unless it is longer than a line by itself (a long Seep capture): then
-    it is wrapped at spaces, its continuation indented under its text."""
-    entries = [f"{number}. {move_label(move)}" for number, move in enumerate(moves, start=1)]
+    ...``), each as ``label`` (the game's view) writes it for people, not one line per move,
+    so the table stays on a small terminal. A move is never split between lines unless it is
+    longer than a line by itself (a long capture in words): then it is wrapped at spaces, its
+    continuation indented under its text."""
+    entries = [f"{number}. {label(move)}" for number, move in enumerate(moves, start=1)]
     return packed(entries, width, "  ", "   ")
 
 
@@ -160,184 +145,12 @@ def terminal_width(out: IO[str]) -> int:
     return max(columns - 1, 20)
 
 
-def captured_cards(token: str, table: Sequence[str]) -> list[str]:
-    """The cards a Seep ``take:`` move captures: the hand card, the loose groups it names and
-    the cards of the houses it names (``h11``), read from the floor before the move."""
-    _, card, groups = (token.split(":", 2) + ["", ""])[:3]
-    cards = [card]
-    for group in filter(None, groups.split(",")):
-        if group.startswith("h"):
-            house = next((item for item in table if item.startswith(group + ":")), "")
-            cards += house.split(":")[-1].split("+") if house else []
-        else:
-            cards += group.split("+")
-    return cards
-
-
 def paint(text: str, colour: bool) -> str:
     """``text`` with its red suit symbols in red on a colour terminal."""
     if colour:
         for suit in "HD":
             text = text.replace(SUIT_SYMBOLS[suit], RED + SUIT_SYMBOLS[suit] + RESET)
     return text
-
-
-POINTS_WORD = {"peppa": "penalty points", "pigugnin": "card points"}
-"""What a trick game's ``taken`` points are, as the deal's running line names them."""
-
-
-class SeatView:
-    """What one seat knows, kept up to date from its protocol lines: its hand, the trick or the
-    floor, the deal so far, the totals. Shared by the human player; needs no game engine.
-
-    A ``deal`` line starts the view of the deal afresh: the hand, the trick and the floor of
-    the deal before are gone from the table, and showing them at the next deal's first
-    decision (a Peppa pass, a Seep or Pepper bid) would mislead. Only the totals carry over.
-
-    The deal so far is counted from public lines alone, as far as they tell it before the
-    deal's ``score``: the points of the tricks each seat took (``taken``: Peppa's penalty
-    points before any cappotto, Il Pigugnìn's card points before they become busche), the
-    tricks taken (Pepper, with the contract: what a side scores is known when the deal ends),
-    and in Seep each side's captured card points and seep bonuses (a majority bonus is known
-    only at the deal's end)."""
-
-    def __init__(self) -> None:
-        self.seat = 0
-        self.game = ""
-        self.names: list[str] = []
-        """Names as the ``player`` lines give them: a bot's text, escaped when shown."""
-        self.hand: list[str] = []
-        self.trick_number = 0
-        """The trick in progress, counted from 1; 0 before the deal's first trick."""
-        self.trick: list[tuple[int, str]] = []
-        """The cards played to the trick in progress: (seat, card token) in play order."""
-        self.table: list[str] | None = None
-        """The Seep floor as the last ``table`` line gave it; None before it is turned up."""
-        self.totals: list[str] = []
-        self.options: dict[str, str] = {}
-        """The match's rule options, from the header's ``option`` lines."""
-        self.sides: list[tuple[int, ...]] = []
-        """The partnerships, from the header's ``team`` lines; none when each seat plays alone."""
-        self.tricks: list[int] = []
-        """Tricks each seat has taken in this deal."""
-        self.points: list[int] = []
-        """Points each seat has taken in this deal: its tricks' points, or its captured cards'."""
-        self.bonus: list[int] = []
-        """Seep bonuses each seat has won in this deal."""
-        self.contract: tuple[int, str] | None = None
-        """Pepper's contract in this deal: (declarer, bid)."""
-
-    def update(self, words: list[str]) -> None:
-        kind, args = words[0], words[1:]
-        if kind == "game" and len(args) >= 4:
-            self.game, self.seat = args[0], int(args[3])
-            self.names = [""] * int(args[2])
-            self.totals, self.options, self.sides = [], {}, []
-            self._new_deal()
-        elif kind == "option" and len(args) >= 2:
-            self.options[args[0]] = args[1]
-        elif kind == "team" and args:
-            self.sides.append(tuple(int(s) for s in args))
-        elif kind == "player" and len(args) >= 2 and int(args[0]) < len(self.names):
-            self.names[int(args[0])] = " ".join(args[1:])
-        elif kind == "deal":
-            self._new_deal()
-        elif kind == "hand":
-            self.hand = list(args)
-        elif kind == "passed":
-            self.hand = [c for c in self.hand if c not in args[1:]]
-        elif kind == "received":
-            self.hand += args[1:]
-        elif kind == "trick" and args:
-            self.trick_number, self.trick = int(args[0]), []
-        elif kind == "play" and len(args) >= 2:
-            if is_card(args[1]):
-                self.trick.append((int(args[0]), args[1]))
-            elif args[1].startswith("take:"):
-                self._capture(int(args[0]), captured_cards(args[1], self.table or []))
-            if int(args[0]) == self.seat:
-                spent = spent_card(args[1])
-                if spent in self.hand:
-                    self.hand.remove(spent)
-        elif kind == "table":
-            self.table = list(args)
-        elif kind == "taken" and len(args) >= 3 and int(args[1]) < len(self.tricks):
-            self.tricks[int(args[1])] += 1
-            self.points[int(args[1])] += int(args[2])
-        elif kind == "contract" and len(args) >= 2:
-            self.contract = (int(args[0]), args[1])
-        elif kind == "seep" and len(args) >= 2 and int(args[0]) < len(self.bonus):
-            self.bonus[int(args[0])] += int(args[1])
-        elif kind == "leftover" and len(args) >= 1 and args[0].isdigit():
-            self._capture(int(args[0]), args[1:])
-        elif kind == "totals":
-            self.totals = list(args)
-
-    def _new_deal(self) -> None:
-        self.hand, self.trick_number, self.trick, self.table = [], 0, [], None
-        seats = len(self.names)
-        self.tricks, self.points, self.bonus, self.contract = [0] * seats, [0] * seats, [0] * seats, None
-
-    def _capture(self, seat: int, cards: Sequence[str]) -> None:
-        """Seep: ``seat`` captured ``cards``, counted at their worth under the match's scoring."""
-        from ..games.seep.rules import _card_worth  # the engine's own card values: one table of them
-
-        if seat < len(self.points):
-            scoring = self.options.get("scoring", "standard100")
-            self.points[seat] += sum(_card_worth(Card.parse(c), scoring) for c in cards if is_card(c))
-
-    def _side_tally(self, values: Sequence[int]) -> list[tuple[str, int, tuple[int, ...]]]:
-        """``values`` added up per side, each with its label (``0+2``, or ``1:ann`` for a seat
-        that plays alone) and its seats."""
-        sides = self.sides or [(seat,) for seat in range(len(self.names))]
-        return [("+".join(map(str, side)) if len(side) > 1 else self.who(side[0]),
-                 sum(values[s] for s in side if s < len(values)), side) for side in sides]
-
-    def deal_so_far(self) -> tuple[str, list[str]]:
-        """The deal so far, as far as this seat's lines tell it (see the class docstring): a
-        heading (``this deal, penalty points (tricks):``) and an entry per seat or side; no
-        entries before there is anything to count (before the first trick, or the Seep floor)."""
-        if self.game == "seep":
-            if self.table is None:
-                return "", []
-            entries = []
-            for label, points, side in self._side_tally(self.points):
-                bonus = sum(self.bonus[s] for s in side)
-                entries.append(f"{label} {points + bonus}" + (f" (seeps {bonus})" if bonus else ""))
-            return "this deal, points:", entries
-        if not self.trick_number:
-            return "", []
-        if self.contract is not None or self.game == "pepper":
-            entries = [f"{label} {count}" for label, count, _ in self._side_tally(self.tricks)]
-            if self.contract is not None:
-                entries[-1] += ";"
-                entries.append(f"contract {self.contract[1]} by {self.who(self.contract[0])}")
-            return "this deal, tricks:", entries
-        word = POINTS_WORD.get(self.game, "points")
-        entries = [f"{self.who(seat)} {points} ({taken})"
-                   for seat, (points, taken) in enumerate(zip(self.points, self.tricks))]
-        return f"this deal, {word} (tricks):", entries
-
-    def short_names(self) -> list[str]:
-        """The names as shown: see :func:`short_name`."""
-        return [short_name(n) for n in self.names]
-
-    def who(self, seat: int) -> str:
-        """A seat as every renderer writes it, ``2:ann``, its name shortened and escaped: a
-        bot's name is never raw terminal text."""
-        return f"{seat}:{display_name(short_name(self.names[seat])) if seat < len(self.names) else ''}"
-
-    def hand_text(self, colour: bool) -> str:
-        return paint(render_hand(Card.parse(c) for c in self.hand), colour)
-
-    def trick_text(self, colour: bool) -> str:
-        """The trick in progress as the replay writes a trick: who played each card, and the
-        card with its suit symbol (``trick 3: 1:ann Q♠, 2:bob 10♠``); empty before the deal's
-        first trick. Shown at this seat's own requests, so a trick with no card yet is its lead."""
-        if not self.trick_number:
-            return ""
-        plays = ", ".join(played(self.who(seat), card) for seat, card in self.trick)
-        return paint(f"trick {self.trick_number}: {plays or 'you lead'}", colour)
 
 
 class HumanPlayer:
@@ -349,6 +162,7 @@ class HumanPlayer:
         self.out = out if out is not None else sys.stderr
         self.colour = interactive and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
         self.view = SeatView()
+        """The seat's view of the match: the game's own, from each match's ``game`` line."""
         self.renderer: Any = None
         """The game's renderer (see ``GameSpec.renderer``), from the match's ``begin``."""
         self.warned = False
@@ -370,6 +184,9 @@ class HumanPlayer:
             words = line.split()
             if not words:
                 continue
+            if words[0] == "game" and len(words) > 1:
+                self.view = view_for(words[1])
+                self.view.shorten = short_name
             self.view.update(words)
             if words[0] == "begin":
                 spec = registry.get(self.view.game)
@@ -427,7 +244,7 @@ class HumanPlayer:
         line says what was played for them (``only one legal move: 7♠``)."""
         move = request.moves[0]
         what = "move" if request.kind == "play" else request.kind
-        self.say(paint(f"only one legal {what}: {move_label(move)}", self.colour))
+        self.say(paint(f"only one legal {what}: {self.view.move_label(move)}", self.colour))
         self._pause()
         return move
 
@@ -451,14 +268,10 @@ class HumanPlayer:
         if view.totals:
             for line in packed([f"{view.who(i)} {t}" for i, t in enumerate(view.totals)], width, "  ", "  ", "totals:"):
                 self.say(line)
-        if view.game == "seep":
-            from ..games.seep.text import table_text
-
-            floor = table_text(view.table) if view.table is not None else "face down until the bid"
-            self.say("floor: " + paint(floor, self.colour))
-        elif view.trick_number:
-            self.say(view.trick_text(self.colour))
-        self.say(f"your hand: {view.hand_text(self.colour)}")
+        table = view.table_text()
+        if table:
+            self.say(paint(table, self.colour))
+        self.say(f"your hand: {paint(view.hand_text(), self.colour)}")
         head, entries = view.deal_so_far()
         if entries:
             for line in packed(entries, width, "  ", "  ", head):
@@ -468,7 +281,7 @@ class HumanPlayer:
             size = request.moves[0].count("+") + 1
             self.say(f"  choose {size} cards: type them in any order, e.g. {request.moves[0].replace('+', ' ')}")
             return
-        for line in move_lines(request.moves, width):
+        for line in move_lines(request.moves, width, view.move_label):
             self.say(paint(line, self.colour))
 
     def _help(self) -> None:

@@ -44,4 +44,5 @@ SPEC = GameSpec(
     heuristic=Part(f"{__name__}.heuristic:PepperHeuristic"),
     search=Part(f"{__name__}.search:SEARCH"),
     encoding=Part(f"{__name__}.encoding:ENCODING"),
+    view=Part(f"{__name__}.view:PepperView"),
 )

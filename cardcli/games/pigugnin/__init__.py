@@ -41,4 +41,5 @@ SPEC = GameSpec(
     heuristic=Part(f"{__name__}.heuristic:PigugninHeuristic"),
     search=Part(f"{__name__}.search:SEARCH"),
     encoding=Part(f"{__name__}.encoding:ENCODING"),
+    view=Part(f"{__name__}.view:PigugninView"),
 )

@@ -46,4 +46,5 @@ SPEC = GameSpec(
     heuristic=Part(f"{__name__}.heuristic:SeepHeuristic"),
     search=Part(f"{__name__}.search:SEARCH"),
     encoding=Part(f"{__name__}.encoding:ENCODING"),
+    view=Part(f"{__name__}.view:SeepView"),
 )

@@ -1,0 +1,69 @@
+"""Seep as one seat sees it: the floor (as the last ``table`` line gave it), and each side's
+captured card points and seep bonuses so far (a majority bonus is known only at the deal's
+end). Moves read in words (``takes with J♠: 2♣ 3♦ 6♥ | house 11``)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ...cards import Card, is_card
+from ..view import SeatView
+from .rules import _card_worth
+from .text import move_text, table_text
+
+
+class SeepView(SeatView):
+    def new_deal(self) -> None:
+        super().new_deal()
+        self.table: list[str] | None = None
+        """The floor as the last ``table`` line gave it; None before it is turned up."""
+        self.bonus = [0] * len(self.names)
+        """Seep bonuses each seat has won in this deal."""
+
+    def on_play(self, seat: int, token: str) -> None:
+        if token.startswith("take:"):
+            self._capture(seat, captured_cards(token, self.table or []))
+
+    def on_event(self, kind: str, args: list[str]) -> None:
+        if kind == "table":
+            self.table = list(args)
+        elif kind == "seep" and len(args) >= 2 and int(args[0]) < len(self.bonus):
+            self.bonus[int(args[0])] += int(args[1])
+        elif kind == "leftover" and len(args) >= 1 and args[0].isdigit():
+            self._capture(int(args[0]), args[1:])
+
+    def _capture(self, seat: int, cards: Sequence[str]) -> None:
+        """``seat`` captured ``cards``, counted at their worth under the match's scoring (the
+        engine's own card values: one table of them)."""
+        if seat < len(self.points):
+            scoring = self.options.get("scoring", "standard100")
+            self.points[seat] += sum(_card_worth(Card.parse(c), scoring) for c in cards if is_card(c))
+
+    def deal_so_far(self) -> tuple[str, list[str]]:
+        if self.table is None:
+            return "", []
+        entries = []
+        for label, points, side in self.side_tally(self.points):
+            bonus = sum(self.bonus[s] for s in side)
+            entries.append(f"{label} {points + bonus}" + (f" (seeps {bonus})" if bonus else ""))
+        return "this deal, points:", entries
+
+    def table_text(self) -> str:
+        return "floor: " + (table_text(self.table) if self.table is not None else "face down until the bid")
+
+    def move_label(self, move: str) -> str:
+        return move_text(move) if ":" in move else super().move_label(move)
+
+
+def captured_cards(token: str, table: Sequence[str]) -> list[str]:
+    """The cards a ``take:`` move captures: the hand card, the loose groups it names and the
+    cards of the houses it names (``h11``), read from the floor before the move."""
+    _, card, groups = (token.split(":", 2) + ["", ""])[:3]
+    cards = [card]
+    for group in filter(None, groups.split(",")):
+        if group.startswith("h"):
+            house = next((item for item in table if item.startswith(group + ":")), "")
+            cards += house.split(":")[-1].split("+") if house else []
+        else:
+            cards += group.split("+")
+    return cards

@@ -1,0 +1,167 @@
+"""A seat's view of the match, kept up to date from its protocol lines alone.
+
+What one seat knows: its hand, the trick, the deal so far, the totals. It is built only from
+the lines that seat receives, so whatever reads it (the human seat's screen today) can never
+show more than the seat may know; it needs no game engine. The facts every trick game shares
+are here; a game's own facts (a pass, a floor, a contract) are kept by its subclass in the
+game's folder (``view.py``), which the game's spec names (``view``). A game without one is
+followed with this view alone.
+
+A ``deal`` line starts the view of the deal afresh: the hand, the trick and whatever else the
+deal before showed are gone from the table, and showing them at the next deal's first
+decision would mislead. Only the totals carry over.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+from ..cards import Card, is_card, render_hand
+from ..safe_text import display_name
+from .notation import spent_card
+from .trick_text import played
+
+
+class SeatView:
+    points_word = "points"
+    """What the points of the tricks a seat takes (``taken``) are, as the deal's running line
+    names them (penalty points, card points)."""
+
+    def __init__(self) -> None:
+        self.seat = 0
+        self.game = ""
+        self.names: list[str] = []
+        """Names as the ``player`` lines give them: a bot's text, escaped when shown."""
+        self.hand: list[str] = []
+        self.trick_number = 0
+        """The trick in progress, counted from 1; 0 before the deal's first trick."""
+        self.trick: list[tuple[int, str]] = []
+        """The cards played to the trick in progress: (seat, card token) in play order."""
+        self.totals: list[str] = []
+        self.options: dict[str, str] = {}
+        """The match's rule options, from the header's ``option`` lines."""
+        self.sides: list[tuple[int, ...]] = []
+        """The partnerships, from the header's ``team`` lines; none when each seat plays alone."""
+        self.tricks: list[int] = []
+        """Tricks each seat has taken in this deal."""
+        self.points: list[int] = []
+        """Points each seat has taken in this deal: its tricks' points (a game may count
+        others, such as captured cards)."""
+        self.shorten: Callable[[str], str] = str
+        """How a seat's name is shortened for the table (the human seat names built-in
+        players without their parameters); as it is by default."""
+
+    # -- lines ------------------------------------------------------------------------------
+
+    def update(self, words: list[str]) -> None:
+        """One line the seat received, split into words."""
+        kind, args = words[0], words[1:]
+        if kind == "game" and len(args) >= 4:
+            self.game, self.seat = args[0], int(args[3])
+            self.names = [""] * int(args[2])
+            self.totals, self.options, self.sides = [], {}, []
+            self.new_deal()
+        elif kind == "option" and len(args) >= 2:
+            self.options[args[0]] = args[1]
+        elif kind == "team" and args:
+            self.sides.append(tuple(int(s) for s in args))
+        elif kind == "player" and len(args) >= 2 and int(args[0]) < len(self.names):
+            self.names[int(args[0])] = " ".join(args[1:])
+        elif kind == "deal":
+            self.new_deal()
+        elif kind == "hand":
+            self.hand = list(args)
+        elif kind == "trick" and args:
+            self.trick_number, self.trick = int(args[0]), []
+        elif kind == "play" and len(args) >= 2:
+            self.on_play(int(args[0]), args[1])
+            if int(args[0]) == self.seat:
+                spent = spent_card(args[1])
+                if spent in self.hand:
+                    self.hand.remove(spent)
+        elif kind == "taken" and len(args) >= 3 and int(args[1]) < len(self.tricks):
+            self.tricks[int(args[1])] += 1
+            self.points[int(args[1])] += int(args[2])
+        elif kind == "totals":
+            self.totals = list(args)
+        else:
+            self.on_event(kind, args)
+
+    def new_deal(self) -> None:
+        """Forget the deal before (its hand, its trick, whatever a game adds)."""
+        self.hand, self.trick_number, self.trick = [], 0, []
+        seats = len(self.names)
+        self.tricks, self.points = [0] * seats, [0] * seats
+
+    def on_play(self, seat: int, token: str) -> None:
+        """A move played by ``seat``: a card goes to the trick; a game whose moves are not
+        single cards reads its own."""
+        if is_card(token):
+            self.trick.append((seat, token))
+
+    def on_event(self, kind: str, args: list[str]) -> None:
+        """A line of the game's own, which this view does not follow."""
+
+    # -- what it shows ----------------------------------------------------------------------
+
+    def deal_so_far(self) -> tuple[str, list[str]]:
+        """The deal so far, as far as this seat's lines tell it: a heading (``this deal,
+        penalty points (tricks):``) and an entry per seat or side; no entries before there is
+        anything to count. The trick games count the points of the tricks each seat took
+        (``taken``), before the deal's end turns them into a score."""
+        if not self.trick_number:
+            return "", []
+        entries = [f"{self.who(seat)} {points} ({taken})"
+                   for seat, (points, taken) in enumerate(zip(self.points, self.tricks))]
+        return f"this deal, {self.points_word} (tricks):", entries
+
+    def table_text(self) -> str:
+        """What lies on the table for all to see, in one line: the trick in progress as the
+        replay writes a trick (``trick 3: 1:ann Q♠, 2:bob 10♠``); empty before the deal's
+        first trick. Shown at this seat's own requests, so a trick with no card yet is its
+        lead."""
+        if not self.trick_number:
+            return ""
+        plays = ", ".join(played(self.who(seat), card) for seat, card in self.trick)
+        return f"trick {self.trick_number}: {plays or 'you lead'}"
+
+    def move_label(self, move: str) -> str:
+        """A move as a person reads it: a card with its suit symbol (``Q♠``), several cards (a
+        pass) likewise, anything else (a bid, a trump) as its token."""
+        if is_card(move):
+            return Card.parse(move).symbol()
+        if "+" in move and ":" not in move and all(is_card(c) for c in move.split("+")):
+            return " ".join(Card.parse(c).symbol() for c in move.split("+"))
+        return move
+
+    def hand_text(self) -> str:
+        return render_hand(Card.parse(c) for c in self.hand)
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def side_tally(self, values: Sequence[int]) -> list[tuple[str, int, tuple[int, ...]]]:
+        """``values`` added up per side, each with its label (``0+2``, or ``1:ann`` for a seat
+        that plays alone) and its seats."""
+        sides = self.sides or [(seat,) for seat in range(len(self.names))]
+        return [("+".join(map(str, side)) if len(side) > 1 else self.who(side[0]),
+                 sum(values[s] for s in side if s < len(values)), side) for side in sides]
+
+    def who(self, seat: int) -> str:
+        """A seat as every renderer writes it, ``2:ann``, its name shortened and escaped: a
+        bot's name is never raw terminal text."""
+        return f"{seat}:{display_name(self.shorten(self.names[seat])) if seat < len(self.names) else ''}"
+
+    def short_names(self) -> list[str]:
+        """The names as shown (see :attr:`shorten`)."""
+        return [self.shorten(n) for n in self.names]
+
+
+def view_for(game: str) -> SeatView:
+    """A new view of a match of ``game``: the game's own (its spec's ``view``), or this
+    module's for a game without one or a name no game has."""
+    from . import registry
+
+    spec = registry.GAMES.get(game) if game in registry.GAMES else None
+    if spec is None or spec.view is None:
+        return SeatView()
+    return spec.view.load()()
