@@ -32,7 +32,7 @@ def new_match(players: int = 2, dealer: int = 0, **options: Any) -> BriscolaMatc
     fields (as ``-o NAME=VALUE`` texts), the first dealer by the spec from the seat ``dealer``
     drawn at random (the ``first_dealer`` option may name another)."""
     given = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in options.items()}
-    built = opt.build(SPEC.options_class, {}, given)
+    built: Any = opt.build(SPEC.options_class, {}, given)
     match = SPEC.new_match(built, players, SPEC.first_dealer(built, players, dealer))
     assert isinstance(match, BriscolaMatch)
     return match
@@ -91,10 +91,10 @@ def stacked_deck(
     named = [c for c in dealt + drawn if c is not None]
     assert len(named) == len(set(named)), "every card once"
     spare = iter(c.text for c in french_40() if c.text not in named)
-    order = [c if c is not None else next(spare) for c in dealt] + [briscola]
-    order += [c if c is not None else next(spare) for c in drawn[:-1]]
+    deck = [c if c is not None else next(spare) for c in dealt] + [briscola]
+    deck += [c if c is not None else next(spare) for c in drawn[:-1]]
     assert next(spare, None) is None
-    return tuple(Card.parse(c) for c in order)
+    return tuple(Card.parse(c) for c in deck)
 
 
 def play_script(match: BriscolaMatch, script: Sequence[Trick], briscola: str) -> list[Event]:
