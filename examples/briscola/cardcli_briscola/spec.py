@@ -10,7 +10,7 @@ the plugin's contract.
 from __future__ import annotations
 
 from cardcli.cards import french_40
-from cardcli.games.base import GameSpec, Variant, first_dealer
+from cardcli.games.base import GameSpec, Part, Variant, first_dealer
 from cardcli.games.sides import Sides, sides_for
 
 from .options import BriscolaOptions
@@ -54,4 +54,5 @@ SPEC = GameSpec(
     teams=teams,
     play_order=play_order,
     renderer=BriscolaRenderer,
+    heuristic=Part(f"{__package__}.heuristic:BriscolaHeuristic"),
 )
