@@ -55,4 +55,5 @@ SPEC = GameSpec(
     play_order=play_order,
     renderer=BriscolaRenderer,
     heuristic=Part(f"{__package__}.heuristic:BriscolaHeuristic"),
+    search=Part(f"{__package__}.search:SEARCH"),
 )
