@@ -2,8 +2,12 @@
 ``cardcli.games`` entry point names (``cardcli_briscola:SPEC``).
 
 The spec is everything cardcli learns of a game: names, player counts, the one variant, the
-options class, the deck, the factory of a match, the partnerships, the direction of play and
-the text renderer. Nothing in cardcli keys a table by the game's name, so this is the whole of
+options class, the deck, the factory of a match, the partnerships, the direction of play, the
+text renderer, and the parts only some commands use, each named ``module:attribute`` and
+imported when first asked for (a match of random players imports none of them): the
+heuristic player's strategy (:mod:`.heuristic`), the search player's hooks (:mod:`.search`)
+and the learning environments' encoding (:mod:`.encoding`). The parts are named from
+``__package__`` (``cardcli_briscola``), since this module is not the package itself. Nothing in cardcli keys a table by the game's name, so this is the whole of
 the plugin's contract.
 """
 
@@ -56,4 +60,5 @@ SPEC = GameSpec(
     renderer=BriscolaRenderer,
     heuristic=Part(f"{__package__}.heuristic:BriscolaHeuristic"),
     search=Part(f"{__package__}.search:SEARCH"),
+    encoding=Part(f"{__package__}.encoding:ENCODING"),
 )
