@@ -156,7 +156,7 @@ def test_a_new_deal_clears_the_hand_the_trick_and_the_floor_but_not_the_totals()
                       "deal 1 3", "hand QS TH", "trick 13 2", "play 2 2S", "play 3 TS", "play 0 QS",
                       "totals 0 5 30 1", "deal 2 0", "hand 2C 3C"])
     assert view.trick_number == 0 and view.trick == [] and view.table_text() == ""
-    assert view.hand == ["2C", "3C"] and view.totals == ["0", "5", "30", "1"]
+    assert [c.text for c in view.hand] == ["2C", "3C"] and view.totals == ["0", "5", "30", "1"]
     for line in ["trick 1 1", "play 1 TS", "play 2 QH"]:
         view.update(line.split())
     assert view.table_text() == "trick 1: 1:ann 10♠, 2:bob Q♥"

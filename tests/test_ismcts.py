@@ -9,7 +9,7 @@ from typing import Sequence
 import attrs
 import pytest
 
-from cardcli import referee
+from cardcli.games import driver
 from cardcli.cards import Card
 from cardcli.games import registry
 from cardcli.games.dealing import shuffled
@@ -182,7 +182,7 @@ def test_decisions_do_not_change_when_hidden_cards_are_scrambled(game: str, play
     deck = list(shuffled(seed, 0, setup.spec.deck()))
     scrambled = _swap_for(game, first.record, cut, 0, deck, players)
     assert scrambled != deck
-    monkeypatch.setattr(referee, "shuffled", lambda s, index, cards: scrambled if index == 0 else shuffled(s, index, cards))
+    monkeypatch.setattr(driver, "shuffled", lambda s, index, cards: scrambled if index == 0 else shuffled(s, index, cards))
     replaying = [Replaying(_seat_moves(first.record, s)) for s in range(1, players)]
     second = play_match(setup, [builtin(f"ismcts:{SMALL}", "i", seed), *replaying], MatchSettings(max_deals=1))
     assert second.record["deals"][0]["hands"] != first.record["deals"][0]["hands"]

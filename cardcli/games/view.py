@@ -14,7 +14,7 @@ decision would mislead. Only the totals carry over.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import AbstractSet, Callable, Sequence
 
 from ..cards import Card, is_card, render_hand
 from ..safe_text import display_name
@@ -32,11 +32,14 @@ class SeatView:
         self.game = ""
         self.names: list[str] = []
         """Names as the ``player`` lines give them: a bot's text, escaped when shown."""
-        self.hand: list[str] = []
+        self.hand: list[Card] = []
+        """The seat's cards, in the order its lines gave them."""
         self.trick_number = 0
         """The trick in progress, counted from 1; 0 before the deal's first trick."""
-        self.trick: list[tuple[int, str]] = []
-        """The cards played to the trick in progress: (seat, card token) in play order."""
+        self.trick: list[tuple[int, Card]] = []
+        """The cards played to the trick in progress: (seat, card) in play order."""
+        self.played: list[list[Card]] = []
+        """The cards each seat has played in this deal, in order."""
         self.totals: list[str] = []
         self.options: dict[str, str] = {}
         """The match's rule options, from the header's ``option`` lines."""
@@ -70,15 +73,15 @@ class SeatView:
         elif kind == "deal":
             self.new_deal()
         elif kind == "hand":
-            self.hand = list(args)
+            self.hand = [Card.parse(c) for c in args]
         elif kind == "trick" and args:
             self.trick_number, self.trick = int(args[0]), []
         elif kind == "play" and len(args) >= 2:
             self.on_play(int(args[0]), args[1])
             if int(args[0]) == self.seat:
                 spent = spent_card(args[1])
-                if spent in self.hand:
-                    self.hand.remove(spent)
+                if spent is not None and Card.parse(spent) in self.hand:
+                    self.hand.remove(Card.parse(spent))
         elif kind == "taken" and len(args) >= 3 and int(args[1]) < len(self.tricks):
             self.tricks[int(args[1])] += 1
             self.points[int(args[1])] += int(args[2])
@@ -92,12 +95,16 @@ class SeatView:
         self.hand, self.trick_number, self.trick = [], 0, []
         seats = len(self.names)
         self.tricks, self.points = [0] * seats, [0] * seats
+        self.played = [[] for _ in range(seats)]
 
     def on_play(self, seat: int, token: str) -> None:
         """A move played by ``seat``: a card goes to the trick; a game whose moves are not
         single cards reads its own."""
         if is_card(token):
-            self.trick.append((seat, token))
+            card = Card.parse(token)
+            self.trick.append((seat, card))
+            if seat < len(self.played):
+                self.played[seat].append(card)
 
     def on_event(self, kind: str, args: list[str]) -> None:
         """A line of the game's own, which this view does not follow."""
@@ -122,7 +129,7 @@ class SeatView:
         lead."""
         if not self.trick_number:
             return ""
-        plays = ", ".join(played(self.who(seat), card) for seat, card in self.trick)
+        plays = ", ".join(played(self.who(seat), card.text) for seat, card in self.trick)
         return f"trick {self.trick_number}: {plays or 'you lead'}"
 
     def move_label(self, move: str) -> str:
@@ -135,7 +142,14 @@ class SeatView:
         return move
 
     def hand_text(self) -> str:
-        return render_hand(Card.parse(c) for c in self.hand)
+        return render_hand(self.hand)
+
+    # -- what strategies read ---------------------------------------------------------------
+
+    def seen(self) -> AbstractSet[Card]:
+        """The cards this seat has seen in this deal and knows to be in no other hand: in the
+        trick games, every card played, by any seat (a game may know more: its floor)."""
+        return {card for cards in self.played for card in cards}
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -10,19 +10,27 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..games.view import SeatView, view_for
 from ..seats.base import Request
 
 
 class Strategy:
-    """One game's strategy. Subclasses override what they need."""
+    """One game's strategy. Subclasses override what they need.
+
+    What the seat knows (its hand, the trick, the cards played, the game's own facts) is in
+    :attr:`view`, the game's seat view, which the player keeps up to date from the seat's lines
+    before each line reaches :meth:`notify`: a strategy reads the one view every part of
+    cardcli reads rather than tracking the match itself."""
 
     def __init__(self, seat: int, num_seats: int, options: dict[str, str]):
         self.seat = seat
         self.num_seats = num_seats
         self.options = options
+        self.view = SeatView()
+        """The seat's view of the match; the player sets the game's own when the match begins."""
 
     def notify(self, words: list[str]) -> None:
-        """One event line, split into words."""
+        """One event line, split into words, after :attr:`view` has taken it."""
 
     def choose(self, kind: str, moves: tuple[str, ...]) -> str:
         return moves[0]
@@ -33,6 +41,7 @@ class HeuristicPlayer:
 
     def __init__(self) -> None:
         self.strategy: Strategy | None = None
+        self.view = SeatView()
         self._header: list[list[str]] = []
 
     def notify(self, lines: Sequence[str]) -> None:
@@ -40,6 +49,9 @@ class HeuristicPlayer:
             words = line.split()
             if not words:
                 continue
+            if words[0] == "game" and len(words) > 1:
+                self.view = view_for(words[1])
+            self.view.update(words)
             if words[0] == "game":
                 self._header = [words]
                 self.strategy = None
@@ -53,7 +65,9 @@ class HeuristicPlayer:
     def _start(self) -> Strategy:
         game = self._header[0]
         options = {w[1]: w[2] for w in self._header if w[0] == "option" and len(w) > 2}
-        return strategy_of(game[1])(int(game[4]), int(game[3]), options)
+        strategy = strategy_of(game[1])(int(game[4]), int(game[3]), options)
+        strategy.view = self.view
+        return strategy
 
     def choose(self, request: Request) -> str:
         strategy = self.strategy or Strategy(0, 0, {})

@@ -1,15 +1,15 @@
 """The shared strategy of the trick games where every point taken is a penalty: duck tricks,
 dump points on others.
 
-It keeps its hand from ``hand``/``passed``/``received``/own ``play`` lines and the cards played
-so far, so it knows which cards are still *outstanding* (in another hand). A game's heuristic
+It reads its hand and the cards played so far from the seat's view, so it knows which cards
+are still *outstanding* (in another hand). A game's heuristic
 subclasses it and gives its rank order, its points and its pass (``power``, ``points``,
 ``cost``, ``discard_priority``, ``choose_pass``); the lead, follow and discard rules are here.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import AbstractSet, Iterable
 
 from ..cards import Card, french_52
 from .heuristic import Strategy
@@ -20,13 +20,28 @@ class TrickAvoider(Strategy):
 
     deck: tuple[Card, ...] = french_52()
 
-    def __init__(self, seat: int, num_seats: int, options: dict[str, str]):
-        super().__init__(seat, num_seats, options)
-        self.hand: set[Card] = set()
-        self.seen: set[Card] = set()
-        self.trick: list[tuple[int, Card]] = []
-        self.tricks_won = 0
-        self.trick_number = 0
+    # -- what the seat knows, from its view ---------------------------------------------------
+    @property
+    def hand(self) -> set[Card]:
+        return set(self.view.hand)
+
+    @property
+    def seen(self) -> AbstractSet[Card]:
+        """The cards played in this deal."""
+        return self.view.seen()
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        return self.view.trick
+
+    @property
+    def trick_number(self) -> int:
+        return self.view.trick_number
+
+    @property
+    def tricks_won(self) -> int:
+        tricks = self.view.tricks
+        return tricks[self.seat] if self.seat < len(tricks) else 0
 
     # -- hooks ----------------------------------------------------------------------------
     def power(self, card: Card) -> int:
@@ -44,28 +59,6 @@ class TrickAvoider(Strategy):
     def discard_priority(self, card: Card) -> tuple[int, ...]:
         """Larger means: get rid of it first when void in the led suit."""
         return (self.points(card), self.power(card))
-
-    # -- events ---------------------------------------------------------------------------
-    def notify(self, words: list[str]) -> None:
-        head = words[0]
-        if head == "deal":
-            self.hand, self.seen, self.trick, self.tricks_won = set(), set(), [], 0
-        elif head == "hand":
-            self.hand = {Card.parse(w) for w in words[1:]}
-        elif head == "passed":
-            self.hand -= {Card.parse(w) for w in words[2:]}
-        elif head == "received":
-            self.hand |= {Card.parse(w) for w in words[2:]}
-        elif head == "trick":
-            self.trick, self.trick_number = [], int(words[1])
-        elif head == "play" and len(words) >= 3:
-            seat, card = int(words[1]), Card.parse(words[2])
-            self.trick.append((seat, card))
-            self.seen.add(card)
-            if seat == self.seat:
-                self.hand.discard(card)
-        elif head == "taken" and int(words[2]) == self.seat:
-            self.tricks_won += 1
 
     # -- helpers --------------------------------------------------------------------------
     def outstanding(self) -> set[Card]:

@@ -3,6 +3,7 @@ gave and the three it received) and penalty points."""
 
 from __future__ import annotations
 
+from ...cards import Card
 from ..view import SeatView
 
 
@@ -11,6 +12,7 @@ class PeppaView(SeatView):
 
     def on_event(self, kind: str, args: list[str]) -> None:
         if kind == "passed":
-            self.hand = [c for c in self.hand if c not in args[1:]]
+            gone = {Card.parse(c) for c in args[1:]}
+            self.hand = [c for c in self.hand if c not in gone]
         elif kind == "received":
-            self.hand += args[1:]
+            self.hand += [Card.parse(c) for c in args[1:]]

@@ -40,9 +40,7 @@ class BidModel:
         return int(token) if token.isdigit() else self.hand_size
 
     def tricks(self, seat: int, hand: Sequence[Card]) -> float:
-        counter = self.counters[seat]
-        counter.hand = set(hand)
-        return counter.best_estimate()
+        return self.counters[seat].best_estimate(set(hand))
 
     def weight(self, seat: int, hand: Sequence[Card], bids: Sequence[tuple[int, str]]) -> float:
         """How well ``seat``'s dealt ``hand`` fits the auction ``bids`` (seat, token), in (0, 1]."""

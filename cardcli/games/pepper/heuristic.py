@@ -20,8 +20,11 @@ Made contracts score their tricks and every side scores its tricks anyway, while
 
 from __future__ import annotations
 
+from typing import AbstractSet
+
 from ...cards import Card, french_24
 from .rules import SAME_COLOUR
+from .view import PepperView
 from ...players.heuristic import Strategy
 
 
@@ -32,32 +35,32 @@ class PepperHeuristic(Strategy):
         super().__init__(seat, num_seats, options)
         self.left_bower = options.get("left_bower_is_trump", "true") == "true"
         self.partner = (seat + 2) % 4 if num_seats == 4 else None
-        self.hand: set[Card] = set()
-        self.seen: set[Card] = set()
-        self.trick: list[tuple[int, Card]] = []
-        self.trump: str | None = None
-        self.declarer = -1
-        self.high_bidder = -1
+        self.view: PepperView = PepperView()
 
-    def notify(self, words: list[str]) -> None:
-        head = words[0]
-        if head == "deal":
-            self.hand, self.seen, self.trump = set(), set(), None
-            self.declarer = self.high_bidder = -1
-        elif head == "hand":
-            self.hand = {Card.parse(w) for w in words[1:]}
-        elif head == "bid" and words[2] != "pass":
-            self.high_bidder = int(words[1])
-        elif head == "trump":
-            self.declarer, self.trump = int(words[1]), None if words[2] == "NT" else words[2]
-        elif head == "trick":
-            self.trick = []
-        elif head == "play" and len(words) >= 3:
-            seat, card = int(words[1]), Card.parse(words[2])
-            self.trick.append((seat, card))
-            self.seen.add(card)
-            if seat == self.seat:
-                self.hand.discard(card)
+    # -- what the seat knows, from its view -----------------------------------------------------
+    @property
+    def hand(self) -> set[Card]:
+        return set(self.view.hand)
+
+    @property
+    def seen(self) -> AbstractSet[Card]:
+        return self.view.seen()
+
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        return self.view.trick
+
+    @property
+    def trump(self) -> str | None:
+        return self.view.trump
+
+    @property
+    def declarer(self) -> int:
+        return self.view.declarer
+
+    @property
+    def high_bidder(self) -> int:
+        return self.view.high_bidder
 
     # -- card order -------------------------------------------------------------------------
     def suit(self, card: Card, trump: str | None) -> str:
@@ -76,9 +79,11 @@ class PepperHeuristic(Strategy):
         return card.rank if led is None or suit == led else 0
 
     # -- bidding ----------------------------------------------------------------------------
-    def estimate(self, trump: str | None) -> float:
-        """Tricks the side should take with ``trump`` (a suit letter, or None for no-trump)."""
-        hand = self.hand
+    def estimate(self, trump: str | None, hand: AbstractSet[Card] | None = None) -> float:
+        """Tricks the side should take with ``trump`` (a suit letter, or None for no-trump),
+        holding ``hand`` (the seat's own by default; a search weighs other seats' possible
+        hands with it)."""
+        hand = self.hand if hand is None else hand
         tricks = 0.0
         for suit in "CDHS":
             cards = [c for c in hand if self.suit(c, trump) == suit]
@@ -95,9 +100,9 @@ class PepperHeuristic(Strategy):
                 tricks += 0.8 * (14 in held) + 0.4 * (13 in held and 14 in held)
         return tricks + (1.0 if self.partner is not None else 0.0)
 
-    def best_estimate(self) -> float:
+    def best_estimate(self, hand: AbstractSet[Card] | None = None) -> float:
         """The tricks the side should take under its best trump or no-trump."""
-        return max(self.estimate(t) for t in ("C", "D", "H", "S", None))
+        return max(self.estimate(t, hand) for t in ("C", "D", "H", "S", None))
 
     def choose(self, kind: str, moves: tuple[str, ...]) -> str:
         if kind == "bid":

@@ -1,5 +1,6 @@
-"""Pepper as one seat sees it: the trick games' view, counting tricks per side (what a side
-scores is known when the deal ends) with the contract."""
+"""Pepper as one seat sees it: the trick games' view, with the auction (the highest bidder),
+the trump and its declarer, and the tricks per side (what a side scores is known when the deal
+ends) with the contract."""
 
 from __future__ import annotations
 
@@ -11,10 +12,20 @@ class PepperView(SeatView):
         super().new_deal()
         self.contract: tuple[int, str] | None = None
         """The deal's contract: (declarer, bid)."""
+        self.high_bidder = -1
+        """The seat of the highest bid so far; -1 before any."""
+        self.declarer = -1
+        """The seat that named trump; -1 before."""
+        self.trump: str | None = None
+        """The trump suit's letter; None before it is named, or for no-trump."""
 
     def on_event(self, kind: str, args: list[str]) -> None:
         if kind == "contract" and len(args) >= 2:
             self.contract = (int(args[0]), args[1])
+        elif kind == "bid" and len(args) >= 2 and args[1] != "pass":
+            self.high_bidder = int(args[0])
+        elif kind == "trump" and len(args) >= 2:
+            self.declarer, self.trump = int(args[0]), None if args[1] == "NT" else args[1]
 
     def deal_so_far(self) -> tuple[str, list[str]]:
         if not self.trick_number:

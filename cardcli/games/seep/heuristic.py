@@ -1,7 +1,7 @@
 """Seep: take scoring cards, build houses it can capture, and leave no easy seep behind.
 
-The strategy keeps the floor from the last ``table`` line and every card it has seen this
-deal (in its ``hand`` lines, on the floor, played). For each offered move it works out the
+The strategy reads the floor (the last ``table`` line) and every card it has seen this deal
+(in its ``hand`` lines, on the floor, played) from the seat's view. For each offered move it works out the
 floor the move leaves (by reading the token, PROTOCOL.md §6) and scores the move:
 
 * **take**: the points of the cards taken (spade values, aces 1, 10♦ 6 with the default
@@ -20,9 +20,12 @@ The bid is the highest value offered (the bidder then holds that card to capture
 
 from __future__ import annotations
 
+from typing import AbstractSet
+
 from ...cards import Card
 from ..notation import spent_card
 from .floor import packings, value
+from .view import SeepView
 from ...players.heuristic import Strategy
 
 House = tuple[int, list[Card], bool]
@@ -62,24 +65,20 @@ class SeepHeuristic(Strategy):
     def __init__(self, seat: int, num_seats: int, options: dict[str, str]):
         super().__init__(seat, num_seats, options)
         self.scoring = options.get("scoring", "standard100")
-        self.seen: set[Card] = set()
-        self.floor: Floor = ([], {})
-        self.plays = 0
+        self.view: SeepView = SeepView()
 
-    def notify(self, words: list[str]) -> None:
-        head = words[0]
-        if head == "deal":
-            self.seen, self.floor, self.plays = set(), ([], {}), 0
-        elif head == "hand":
-            self.seen |= {Card.parse(w) for w in words[1:]}
-        elif head == "table":
-            self.floor = parse_table(words[1:])
-            self.seen |= set(self.floor[0])
-            for _, cards, _ in self.floor[1].values():
-                self.seen |= set(cards)
-        elif head == "play" and len(words) >= 3:
-            self.plays += 1
-            self.seen.add(hand_card(words[2]))
+    # -- what the seat knows, from its view -----------------------------------------------------
+    @property
+    def seen(self) -> AbstractSet[Card]:
+        return self.view.seen()
+
+    @property
+    def floor(self) -> Floor:
+        return parse_table(self.view.table or [])
+
+    @property
+    def plays(self) -> int:
+        return self.view.plays
 
     # -- scoring ----------------------------------------------------------------------------
     def points(self, card: Card) -> float:

@@ -4,9 +4,10 @@ end). Moves read in words (``takes with J♠: 2♣ 3♦ 6♥ | house 11``)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import AbstractSet, Sequence
 
 from ...cards import Card, is_card
+from ..notation import spent_card
 from ..view import SeatView
 from .rules import _card_worth
 from .text import move_text, table_text
@@ -19,14 +20,33 @@ class SeepView(SeatView):
         """The floor as the last ``table`` line gave it; None before it is turned up."""
         self.bonus = [0] * len(self.names)
         """Seep bonuses each seat has won in this deal."""
+        self.plays = 0
+        """Moves played in this deal, by every seat."""
+        self._seen: set[Card] = set()
+
+    def update(self, words: list[str]) -> None:
+        super().update(words)
+        if words[0] == "hand":
+            self._seen |= set(self.hand)
 
     def on_play(self, seat: int, token: str) -> None:
+        self.plays += 1
+        spent = spent_card(token)
+        if spent is not None:
+            self._seen.add(Card.parse(spent))
         if token.startswith("take:"):
             self._capture(seat, captured_cards(token, self.table or []))
+
+    def seen(self) -> AbstractSet[Card]:
+        """Every card this seat has seen in this deal, and so knows to be in no other hand: its
+        own hands, the floor, the cards played (the view's own set: read it, do not change it)."""
+        return self._seen
 
     def on_event(self, kind: str, args: list[str]) -> None:
         if kind == "table":
             self.table = list(args)
+            for item in args:
+                self._seen |= {Card.parse(c) for c in item.split(":")[-1].split("+") if is_card(c)}
         elif kind == "seep" and len(args) >= 2 and int(args[0]) < len(self.bonus):
             self.bonus[int(args[0])] += int(args[1])
         elif kind == "leftover" and len(args) >= 1 and args[0].isdigit():
