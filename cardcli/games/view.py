@@ -40,6 +40,11 @@ class SeatView:
         """The cards played to the trick in progress: (seat, card) in play order."""
         self.played: list[list[Card]] = []
         """The cards each seat has played in this deal, in order."""
+        self.voids: list[set[str]] = []
+        """The suits each seat has shown it holds none of in this deal, by not following them
+        (suits as the game counts them when following: :meth:`category`)."""
+        self.moves: list[tuple[int, str]] = []
+        """The deal's moves that this seat saw made, in order, as (seat, token)."""
         self.totals: list[str] = []
         self.options: dict[str, str] = {}
         """The match's rule options, from the header's ``option`` lines."""
@@ -77,6 +82,7 @@ class SeatView:
         elif kind == "trick" and args:
             self.trick_number, self.trick = int(args[0]), []
         elif kind == "play" and len(args) >= 2:
+            self.moves.append((int(args[0]), args[1]))
             self.on_play(int(args[0]), args[1])
             if int(args[0]) == self.seat:
                 spent = spent_card(args[1])
@@ -96,15 +102,26 @@ class SeatView:
         seats = len(self.names)
         self.tricks, self.points = [0] * seats, [0] * seats
         self.played = [[] for _ in range(seats)]
+        self.voids = [set() for _ in range(seats)]
+        self.moves = []
 
     def on_play(self, seat: int, token: str) -> None:
         """A move played by ``seat``: a card goes to the trick; a game whose moves are not
         single cards reads its own."""
         if is_card(token):
             card = Card.parse(token)
+            if self.trick and seat < len(self.voids):
+                led = self.category(self.trick[0][1])
+                if self.category(card) != led:
+                    self.voids[seat].add(led)
             self.trick.append((seat, card))
             if seat < len(self.played):
                 self.played[seat].append(card)
+
+    def category(self, card: Card) -> str:
+        """The suit a card counts as when following: its own, unless the game says otherwise
+        (a trump may take a card into its suit)."""
+        return card.suit
 
     def on_event(self, kind: str, args: list[str]) -> None:
         """A line of the game's own, which this view does not follow."""

@@ -39,12 +39,10 @@ class PeppaView(TrickView):
         elif head == "passed":
             self.target = int(words[1])
             self.gave = [Card.parse(w) for w in words[2:]]
-            self.hand -= set(self.gave)
             self.known[self.target] |= set(self.gave)
         elif head == "received":
             self.giver = int(words[1])
             self.got = [Card.parse(w) for w in words[2:]]
-            self.hand |= set(self.got)
         else:
             super().on_event(words)
 

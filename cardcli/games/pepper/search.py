@@ -19,30 +19,16 @@ from ...players.search.trick_view import TrickView
 from ...players.search.view import other_seats
 from ...players.search.worlds import Slot
 from .bids import BidModel, weighted_draw
-from .rules import BIDS, CARD_ACTIONS, suit_under
+from .rules import BIDS, CARD_ACTIONS
 
 
 class PepperView(TrickView):
-    """Pepper: suits as the trump makes them, the auction replayed, and the dead hand."""
+    """Pepper: the auction and the trump replayed (the game's view has them among its moves,
+    and counts suits as the trump makes them), worlds weighed by the bids, and the dead hand."""
 
     def reset_deal(self) -> None:
         super().reset_deal()
-        self.trump: str | None = None
         self._bid_model: BidModel | None = None
-
-    def category(self, card: Card) -> str:
-        bowers = dict(self.header.options).get("left_bower_is_trump", "true") == "true"
-        return suit_under(card, self.trump, bowers)
-
-    def on_event(self, words: list[str]) -> None:
-        head = words[0]
-        if head == "bid" and len(words) == 3:
-            self.moves.append((int(words[1]), words[2]))
-        elif head == "trump" and len(words) == 3:
-            self.trump = None if words[2] == "NT" else words[2]
-            self.moves.append((int(words[1]), words[2]))
-        else:
-            super().on_event(words)
 
     def deal_unseen(self, rng: random.Random) -> dict[Hashable, list[Card]]:
         if self.bid_weight >= 1:

@@ -4,7 +4,9 @@ ends) with the contract."""
 
 from __future__ import annotations
 
+from ...cards import Card
 from ..view import SeatView
+from .rules import suit_under
 
 
 class PepperView(SeatView):
@@ -22,10 +24,18 @@ class PepperView(SeatView):
     def on_event(self, kind: str, args: list[str]) -> None:
         if kind == "contract" and len(args) >= 2:
             self.contract = (int(args[0]), args[1])
-        elif kind == "bid" and len(args) >= 2 and args[1] != "pass":
-            self.high_bidder = int(args[0])
-        elif kind == "trump" and len(args) >= 2:
+        elif kind == "bid" and len(args) == 2:
+            self.moves.append((int(args[0]), args[1]))
+            if args[1] != "pass":
+                self.high_bidder = int(args[0])
+        elif kind == "trump" and len(args) == 2:
+            self.moves.append((int(args[0]), args[1]))
             self.declarer, self.trump = int(args[0]), None if args[1] == "NT" else args[1]
+
+    def category(self, card: Card) -> str:
+        """Suits as the trump makes them: the left bower is a trump (unless the option says
+        it is not)."""
+        return suit_under(card, self.trump, self.options.get("left_bower_is_trump", "true") == "true")
 
     def deal_so_far(self) -> tuple[str, list[str]]:
         if not self.trick_number:

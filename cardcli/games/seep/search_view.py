@@ -62,7 +62,6 @@ class SeepView(SeatView):
         self.bid = 0
         self.rounds: list[list[Card]] = []
         """This seat's cards as they arrived, round by round."""
-        self.hand: list[Card] = []
         self.played: list[list[tuple[Card, int]]] = [[] for _ in range(self.n)]
         """Each seat's cards played this deal, with the round in which each was played."""
         self.floor_dealt: list[Card] | None = None
@@ -71,7 +70,15 @@ class SeepView(SeatView):
         seat owning a house of that value: it held a card of the value then."""
         self.shown: list[Card] | None = None
         self.voided = False
-        self.moves: list[tuple[int, str]] = []
+
+    @property
+    def hand(self) -> list[Card]:
+        return self.info.hand
+
+    @property
+    def moves(self) -> list[tuple[int, str]]:
+        """The bid and the plays so far, from the game's seat view."""
+        return self.info.moves
 
     # -- lines --------------------------------------------------------------------------------
 
@@ -80,16 +87,13 @@ class SeepView(SeatView):
         if head == "deal" and len(words) > 3:
             self.bidder = int(words[3])
         elif head == "hand":
-            cards = [Card.parse(w) for w in words[1:]]
-            held = set(self.hand)
-            self.rounds.append([c for c in cards if c not in held])
-            self.hand = cards
+            before = {c for r in self.rounds for c in r}
+            self.rounds.append([c for c in (Card.parse(w) for w in words[1:]) if c not in before])
         elif head == "void":
             self.voided = True
             self.shown = [Card.parse(w) for w in words[2:]] or None
         elif head == "bid" and len(words) == 3:
             self.bid = int(words[2])
-            self.moves.append((int(words[1]), words[2]))
         elif head == "table":
             self._table(words[1:])
         elif head == "play" and len(words) == 3:
@@ -97,11 +101,7 @@ class SeepView(SeatView):
             spent = spent_card(token)
             if spent is None:
                 raise ImpossibleView(f"a Seep move that spends no card: {token!r}")
-            card = Card.parse(spent)
-            self.played[seat].append((card, len(self.rounds)))
-            if card in self.hand:
-                self.hand = [c for c in self.hand if c is not card]
-            self.moves.append((seat, token))
+            self.played[seat].append((Card.parse(spent), len(self.rounds)))
 
     def _table(self, items: list[str]) -> None:
         if self.floor_dealt is None and not any(self.played):

@@ -43,7 +43,9 @@ class SeepView(SeatView):
         return self._seen
 
     def on_event(self, kind: str, args: list[str]) -> None:
-        if kind == "table":
+        if kind == "bid" and len(args) == 2:
+            self.moves.append((int(args[0]), args[1]))
+        elif kind == "table":
             self.table = list(args)
             for item in args:
                 self._seen |= {Card.parse(c) for c in item.split(":")[-1].split("+") if is_card(c)}

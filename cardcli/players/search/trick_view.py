@@ -30,45 +30,50 @@ class TrickView(SeatView):
         self.reset_deal()
 
     def reset_deal(self) -> None:
-        self.hand: set[Card] = set()
         self.hand_size = 0
-        self.played: list[list[Card]] = [[] for _ in range(self.n)]
-        self.voids: list[set[str]] = [set() for _ in range(self.n)]
+        """The cards the seat was dealt in this deal."""
         self.known: list[set[Card]] = [set() for _ in range(self.n)]
         """Unseen cards known to be in a seat's hand now."""
-        self.moves: list[tuple[int, str]] = []
-        self.led: str | None = None
-        self.trick_number = 0
+
+    # -- what the seat was told, from the game's seat view ---------------------------------
+
+    @property
+    def hand(self) -> set[Card]:
+        return set(self.info.hand)
+
+    @property
+    def played(self) -> list[list[Card]]:
+        return self.info.played
+
+    @property
+    def voids(self) -> list[set[str]]:
+        return self.info.voids
+
+    @property
+    def moves(self) -> list[tuple[int, str]]:
+        return self.info.moves
+
+    @property
+    def trick_number(self) -> int:
+        return self.info.trick_number
 
     def category(self, card: Card) -> str:
-        """The suit a card counts as when following."""
-        return card.suit
+        """The suit a card counts as when following, as the game's view counts it."""
+        return self.info.category(card)
+
+    # -- what the seat infers ---------------------------------------------------------------
 
     def on_event(self, words: list[str]) -> None:
         head = words[0]
         if head == "hand":
-            self.hand = {Card.parse(w) for w in words[1:]}
-            self.hand_size = len(self.hand)
+            self.hand_size = len(words) - 1
         elif head == "trick":
-            self.led = None
-            self.trick_number = int(words[1])
             self.on_trick(int(words[2]))
         elif head == "play" and len(words) == 3:
-            self._play(int(words[1]), Card.parse(words[2]))
+            self.known[int(words[1])].discard(Card.parse(words[2]))
 
     def on_trick(self, leader: int) -> None:
         """A trick begins; ``leader`` leads it."""
-
-    def _play(self, seat: int, card: Card) -> None:
-        suit = self.category(card)
-        if self.led is None:
-            self.led = suit
-        elif suit != self.led:
-            self.voids[seat].add(self.led)
-        self.played[seat].append(card)
-        self.known[seat].discard(card)
-        self.hand.discard(card)
-        self.moves.append((seat, card.text))
 
     # -- worlds -----------------------------------------------------------------------------
 

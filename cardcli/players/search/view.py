@@ -23,6 +23,7 @@ import attrs
 
 from ...cards import Card
 from ...games import registry
+from ...games.view import view_for
 from ...games.base import MatchState
 from ...errors import MoveError
 from .worlds import ImpossibleView
@@ -102,12 +103,20 @@ class SeatView:
         self.refused = 0
         """Worlds the replay refused so far (a measure of how well the view infers)."""
         self.deal_number = 0
+        self.info = view_for(header.game)
+        """The game's seat view: what the seat was told (its hand, the cards played, the
+        moves, the voids they show), the one view every player reads. This class adds what a
+        search needs besides: the match at the deal's start, and worlds that fit the view."""
+        self.info.update(["game", header.game, header.variant, str(header.players), str(header.seat)])
+        for name, value in header.options:
+            self.info.update(["option", name, value])
         self.bid_weight = 1.0
         """Pepper's view weighs its worlds by the bids when this is below 1 (:mod:`.pepper_bids`)."""
 
     # -- lines ------------------------------------------------------------------------------
 
     def feed(self, words: list[str]) -> None:
+        self.info.update(words)
         head = words[0]
         if head == "deal":
             self._begin_deal(int(words[1]), int(words[2]))
