@@ -7,8 +7,8 @@ text renderer, and the parts only some commands use, each named ``module:attribu
 imported when first asked for (a match of random players imports none of them): the
 heuristic player's strategy (:mod:`.heuristic`), the search player's hooks (:mod:`.search`)
 and the learning environments' encoding (:mod:`.encoding`). The parts are named from
-``__package__`` (``cardcli_briscola``), since this module is not the package itself. Nothing in cardcli keys a table by the game's name, so this is the whole of
-the plugin's contract.
+``__package__`` (``cardcli_briscola``), since this module is not the package itself. Nothing
+in cardcli keys a table by the game's name, so this is the whole of the plugin's contract.
 """
 
 from __future__ import annotations
