@@ -4,9 +4,12 @@ The page shows each match as a card table that can be stepped through move by mo
 made here, from :func:`cardcli.replay.walk`, so every step it shows has been checked against the
 rules: a record that does not verify is refused (VerificationError, exit status 1), as ``replay``
 refuses it. For each step the page holds the protocol event lines the step produced, with their
-audience; the script (``viewer.js``) keeps the table's state by applying those lines, for every
-seat at once or for one seat. With ``seat=N`` only the lines seat N was sent are written into the
-page at all, so no view of that page can show another seat's hidden cards.
+audience; the script keeps the table's state by applying those lines, for every seat at once or
+for one seat. With ``seat=N`` only the lines seat N was sent are written into the page at all, so
+no view of that page can show another seat's hidden cards. The script is the viewer's core
+(``viewer.js``, ``page.js``), which names no game, with the script of each game of the page,
+named by its spec (``GameSpec.viewer``), which registers the game's hooks with the core
+(:func:`script`).
 
 Everything is inline (data, script, style, card faces drawn as text), nothing is fetched, and a
 Content-Security-Policy forbids any fetch: the file opens from disk, offline. ``docs/viewer.md``
@@ -25,7 +28,7 @@ from typing import Any, Iterable, Sequence
 
 from ..errors import UsageError
 from ..games import registry
-from ..games.base import Event
+from ..games.base import Event, GameSpec
 from ..records import FORMAT_VERSION, software
 from ..replay import walk
 from ..safe_text import DETAIL_WIDTH, display_name, printable
@@ -37,8 +40,52 @@ DATA_VERSION = 1
 DATA_ID = "cardcli-data"
 
 
+CORE_SCRIPTS = ("viewer.js", "page.js")
+"""The viewer's core, in this package: the table's state and the games' hooks (``viewer.js``),
+then the page (``page.js``). A page's one script is the first, the scripts of its games, then
+the second (:func:`script`)."""
+
+
 def _asset(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+
+
+def game_script(spec: GameSpec) -> str | None:
+    """The game's part of the viewer: the text of the script its spec names (``viewer``,
+    ``package:file.js``, read from that package's files), or None for a game that has none.
+    A script that cannot be read is a usage error naming the game and the script."""
+    if spec.viewer is None:
+        return None
+    package, colon, name = spec.viewer.partition(":")
+    try:
+        if not (colon and package and name):
+            raise ValueError("not package:file.js")
+        return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    except (ImportError, OSError, UnicodeDecodeError, ValueError) as err:
+        raise UsageError(f"the viewer script of the game {spec.name!r} ({spec.viewer}) cannot be read: {err}") from None
+
+
+def script(games: Iterable[str]) -> str:
+    """The page's one script for matches of ``games`` (names): the core's ``viewer.js``, the
+    script of each game that has one (each once, in the order given; a game's script that
+    fails as the page runs it is shown on the page as an error, and its matches get the core's
+    table), then ``page.js``, which draws the page. The core names no game: each game's script
+    registers its hooks with it (docs/viewer.md)."""
+    parts = [_asset(CORE_SCRIPTS[0])]
+    seen: set[str] = set()
+    for name in dict.fromkeys(games):
+        spec = registry.get(name)
+        text = game_script(spec)
+        if text is None or spec.viewer in seen:
+            continue
+        seen.add(spec.viewer)
+        if "</script" in text.lower():
+            raise UsageError(f"the viewer script of the game {spec.name!r} ({spec.viewer}) holds '</script', "
+                             "which would end the page's script")
+        label = json.dumps(spec.viewer).replace("<", "\\u003c")
+        parts.append(f"try {{\n{text}\n}} catch (err) {{ cardcliViewer.failed({label}, err); }}\n")
+    parts.append(_asset(CORE_SCRIPTS[1]))
+    return _inline("".join(p if p.endswith("\n") else p + "\n" for p in parts), "script")
 
 
 def _step_text(events: Sequence[Event], move: dict[str, Any] | None, seat: int | None) -> str:
@@ -189,7 +236,7 @@ def render(records: Iterable[dict[str, Any]], seat: int | None = None, wheres: S
            source: str = "") -> str:
     """The whole page, as text: the verified data of every record, the script and the style."""
     data = page_data(records, seat, wheres, source)
-    script = _inline(_asset("viewer.js"), "script")
+    code = script(m["game"] for m in data["matches"])
     style = _inline(_asset("viewer.css"), "style")
     made = f"{software()}, record format {FORMAT_VERSION}"
     matches = data["matches"]
@@ -200,12 +247,12 @@ def render(records: Iterable[dict[str, Any]], seat: int | None = None, wheres: S
         title = f"{len(matches)} matches"
     if seat is not None:
         title += f" - as seat {seat} saw it"
-    csp = (f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; "
+    csp = (f"default-src 'none'; script-src {_hash(code)}; style-src {_hash(style)}; "
            "base-uri 'none'; form-action 'none'")
     esc = html.escape
     return PAGE.format(
         csp=esc(csp, quote=False), generator=esc(software()), title=esc(f"cardcli replay: {title}"), heading=esc(title),
-        made=esc(made), style=style, data_id=DATA_ID, data=_script_json(data), script=script,
+        made=esc(made), style=style, data_id=DATA_ID, data=_script_json(data), script=code,
     )
 
 
@@ -264,23 +311,14 @@ PAGE = """<!DOCTYPE html>
   <div id="table">
     <div id="corner">
       <div id="deal-info"></div>
-      <div id="contract" class="panel" hidden></div>
-      <div id="bid" class="panel" hidden></div>
     </div>
     <div id="center">
-      <div id="floor-hidden" hidden></div>
-      <div id="floor" hidden></div>
       <div id="trick"></div>
     </div>
   </div>
   <div id="panels">
-    <div id="auction" class="panel" hidden></div>
-    <div id="capture" class="panel" hidden></div>
     <div id="last-trick" class="panel" hidden></div>
-    <div id="pass" class="panel" hidden></div>
-    <div id="dead" class="panel" hidden></div>
     <div id="deal-end" class="panel" hidden></div>
-    <div id="busche" class="panel" hidden></div>
   </div>
   </div>
   <aside id="side">

@@ -41,5 +41,6 @@ SPEC = GameSpec(
     heuristic=Part(f"{__name__}.heuristic:PigugninHeuristic"),
     search=Part(f"{__name__}.search:SEARCH"),
     encoding=Part(f"{__name__}.encoding:ENCODING"),
+    viewer=f"{__name__}:viewer.js",
     view=Part(f"{__name__}.view:PigugninView"),
 )

@@ -46,5 +46,6 @@ SPEC = GameSpec(
     heuristic=Part(f"{__name__}.heuristic:SeepHeuristic"),
     search=Part(f"{__name__}.search:SEARCH"),
     encoding=Part(f"{__name__}.encoding:ENCODING"),
+    viewer=f"{__name__}:viewer.js",
     view=Part(f"{__name__}.view:SeepView"),
 )
