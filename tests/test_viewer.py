@@ -15,6 +15,7 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -398,3 +399,195 @@ def test_the_script_keeps_the_engine_s_table_in_every_view(
                     else:
                         assert got["hands"][p] is None, f"{at}: seat {p}'s hand is known to seat {view}"
                         assert got["counts"][p] == want["held"][p], f"{at}: seat {p} shows {got['counts'][p]} backs"
+
+
+# -- the core and the games' scripts -------------------------------------------------------------------
+
+OWN_GAMES = registry.MODULES
+"""cardcli's own games, each with its part of the viewer in its folder (``viewer.js``)."""
+
+
+def js_code(text: str) -> str:
+    """A script without its comments: string literals are kept whole (so a name in a string is
+    still found, and a ``//`` in a string does not start a comment)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            out.append(" ")
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif text[i] in "'\"":
+            j = i + 1
+            while j < n and text[j] != text[i]:
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def page_script(html: str) -> str:
+    [code] = re.findall(r"<script>(.*?)</script>", html, re.S)
+    return code
+
+
+def test_the_viewer_s_core_names_no_game() -> None:
+    """Neither the core's scripts (outside their comments: in no string, identifier or
+    property) nor the page's markup name any game: what a game adds to the table is in its own
+    script, so a game of another package is drawn the same way."""
+    names = re.compile("|".join(map(re.escape, OWN_GAMES)), re.I)
+    assert names.search(js_code((ROOT / "cardcli/games/seep/viewer.js").read_text())), "the check finds a name"
+    for name in viewer.CORE_SCRIPTS:
+        code = js_code((ROOT / "cardcli/viewer" / name).read_text())
+        found = sorted({m.group(0) for m in names.finditer(code)})
+        assert not found, f"cardcli/viewer/{name} names {found}"
+    assert not names.search(viewer.PAGE), "the page's markup names a game"
+
+
+def test_a_page_holds_the_script_of_each_of_its_games_and_no_other(tmp_path: Path) -> None:
+    scripts = {game: viewer.game_script(registry.get(game)) for game in OWN_GAMES}
+    assert all(scripts.values()), "every game of cardcli has its part of the viewer"
+    records = {}
+    for game in OWN_GAMES:
+        spec = registry.get(game)
+        records[game], _ = match(game, spec.default_variant.name, spec.player_counts[0])
+        code = page_script(page(tmp_path, write(tmp_path, records[game], name=f"{game}.jsonl"), name=f"{game}.html"))
+        for other, text in scripts.items():
+            assert (text in code) == (other == game), f"the page of a {game} match and {other}'s script"
+        for core in viewer.CORE_SCRIPTS:
+            assert (ROOT / "cardcli/viewer" / core).read_text() in code
+    # a file of two games: both scripts, each once, after the core and before the page
+    code = page_script(page(tmp_path, write(tmp_path, records["seep"], records["pepper"], records["seep"],
+                                            name="two.jsonl"), name="two.html"))
+    places = [code.index((ROOT / "cardcli/viewer/viewer.js").read_text()), code.index(scripts["seep"]),
+              code.index(scripts["pepper"]), code.index((ROOT / "cardcli/viewer/page.js").read_text())]
+    assert places == sorted(places) and code.count(scripts["seep"]) == 1
+    assert scripts["peppa"] not in code and scripts["pigugnin"] not in code
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_each_game_s_script_registers_its_hooks_under_its_name() -> None:
+    """Required by node, the core requires its own games' scripts: each registers under the
+    name of its game's spec, which its matches have in the page's data."""
+    probe = ("const v = require(process.argv[1]);"
+             "console.log(JSON.stringify(process.argv.slice(2).map(g => Object.keys(v.hooksOf(g)).length)));")
+    proc = subprocess.run(["node", "-e", probe, str(ROOT / "cardcli/viewer/viewer.js"), *OWN_GAMES, "no-such-game"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    *counts, none = json.loads(proc.stdout)
+    assert all(counts) and none == 0, dict(zip([*OWN_GAMES, "no-such-game"], [*counts, none]))
+
+
+def run_harness(tmp_path: Path, code: str, data: dict[str, Any]) -> dict[str, Any]:
+    """HARNESS over the script of a page (its core and games' scripts as the page has them),
+    kept where no game's script is beside it for the core to require."""
+    (tmp_path / "viewer").mkdir(exist_ok=True)
+    (tmp_path / "viewer" / "page.js").write_text(code)
+    (tmp_path / "harness.js").write_text(HARNESS)
+    (tmp_path / "data.json").write_text(json.dumps(data))
+    proc = subprocess.run(["node", str(tmp_path / "harness.js"), str(tmp_path / "viewer" / "page.js"),
+                           str(tmp_path / "data.json")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_game_without_a_viewer_script_gets_the_core_s_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spec with ``viewer=None`` (as a game of another package may have): its page holds the
+    core alone, under a policy that allows it, and the core's table is the engine's at every
+    step in every view (Il Pigugnìn's table is all tricks: its busche are what it loses)."""
+    got = registry.get
+    bare = {name: attrs.evolve(got(name), viewer=None) for name in ("pigugnin", "peppa")}
+    monkeypatch.setattr(registry, "get", lambda name: bare.get(name) or got(name))
+    record, _ = match("pigugnin", "standard", 4, seed=8, max_deals=6)
+    html = page(tmp_path, write(tmp_path, record))
+    code = page_script(html)
+    assert code == viewer.script([]) == "".join((ROOT / "cardcli/viewer" / name).read_text() for name in viewer.CORE_SCRIPTS)
+    policy = unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html).group(1))
+    assert f"script-src {viewer._hash(code)};" in policy
+    out = run_harness(tmp_path, code, viewer.page_data([record]))
+    assert not out["problems"], out["problems"][:10]
+    engine = engine_table(record)
+    for view, tables in out["tables"].items():
+        assert len(tables) == len(engine)
+        for step, (shown, want) in enumerate(zip(tables, engine)):
+            for key in ("deal", "move", "totals", "trick"):
+                assert shown[key] == want[key], f"view {view}, step {step}: {key} {shown[key]}, the engine has {want[key]}"
+            for p in range(4):
+                if view in ("all", str(p)):
+                    held = shown["hands"][p] if shown["hands"][p] is not None else ([] if not shown["counts"][p] else None)
+                    assert held == want["hands"][p], f"view {view}, step {step}, seat {p}"
+                else:
+                    assert shown["hands"][p] is None and shown["counts"][p] == want["held"][p]
+    # Peppa without its script: a page all the same, without Peppa's part
+    record, _ = match("peppa", "torino", 4)
+    code = page_script(page(tmp_path, write(tmp_path, record, name="peppa.jsonl"), name="peppa.html"))
+    assert viewer.game_script(got("peppa")) not in code and code == viewer.script([])
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_a_game_script_that_fails_is_a_problem_on_the_page_not_a_blank_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's script that throws as the page runs it: the core and the page still run (its
+    matches get the core's table) and the problem is recorded for the page's error box; a
+    script that cannot be read is a usage error naming it, and no page is written."""
+    package = tmp_path / "broken_viewer"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "viewer.js").write_text('(function (V) { V.register("pigugnin", {}); throw new Error("boom"); })'
+                                       "(cardcliViewer);\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    got = registry.get
+    broken = attrs.evolve(got("pigugnin"), viewer="broken_viewer:viewer.js")
+    monkeypatch.setattr(registry, "get", lambda name: broken if name == "pigugnin" else got(name))
+    record, _ = match("pigugnin", "standard", 4, seed=8, max_deals=2)
+    code = page_script(page(tmp_path, write(tmp_path, record)))
+    assert "boom" in code
+    probe = HARNESS.replace("console.log(JSON.stringify({problems, tables}));",
+                            "console.log(JSON.stringify({problems: core.scriptProblems, tables}));")
+    (tmp_path / "viewer").mkdir()
+    (tmp_path / "viewer" / "page.js").write_text(code)
+    (tmp_path / "probe.js").write_text(probe)
+    (tmp_path / "data.json").write_text(json.dumps(viewer.page_data([record])))
+    proc = subprocess.run(["node", str(tmp_path / "probe.js"), str(tmp_path / "viewer" / "page.js"),
+                           str(tmp_path / "data.json")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["problems"] == ["the viewer script broken_viewer:viewer.js failed: boom"]
+    assert len(out["tables"]["all"]) == len(engine_table(record))
+    for named in ("broken_viewer:missing.js", "no_such_package:viewer.js", "viewer.js"):
+        monkeypatch.setattr(registry, "get", lambda name, named=named: (
+            attrs.evolve(got(name), viewer=named) if name == "pigugnin" else got(name)))
+        out = tmp_path / "unread.html"
+        result = invoke("replay", str(write(tmp_path, record)), "--html", str(out))
+        assert result.exit_code == 2, result.output
+        assert f"the viewer script of the game 'pigugnin' ({named}) cannot be read" in result.output
+        assert not out.exists()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_documented_game_script_runs_with_the_core(tmp_path: Path) -> None:
+    """docs/viewer.md's example of a game's script, as written, registers with the core, and
+    the core applies its line and tells it after the move."""
+    [example] = re.findall(r"```js\n(.*?)```", (ROOT / "docs/viewer.md").read_text(), re.S)
+    (tmp_path / "mygame.js").write_text(example)
+    probe = r"""
+const core = require(process.argv[2]);
+require(process.argv[3]);
+const m = {format_version: 1, game: "mygame", players: 2, names: ["a", "b"], faults: [], fallback_from: [null, null],
+           deals: [{number: 1, steps: ["deal 1 0\n@0 hand 2C 3C\n@1 hand 4C 5C\ntrick 1 1", "play 1 4C\nturned QS"]}]};
+const st = core.stateAt(m, 2, "all");
+console.log(JSON.stringify({turned: st.turned, notes: st.move.notes, hands: st.hands, trick: st.trick,
+                            problems: st.problems}));
+"""
+    (tmp_path / "probe.js").write_text(probe)
+    proc = subprocess.run(["node", str(tmp_path / "probe.js"), str(ROOT / "cardcli/viewer/viewer.js"),
+                           str(tmp_path / "mygame.js")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == {"turned": "QS", "notes": [["turned", "QS"]], "hands": [["2C", "3C"], ["5C"]],
+                                       "trick": [{"seat": 1, "card": "4C"}], "problems": []}

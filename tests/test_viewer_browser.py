@@ -598,3 +598,55 @@ def test_screenshots_at_desktop_and_phone_size(browser: Browser, built: dict[str
     for width, layout in layouts.items():
         assert layout["laid_out"] <= width, f"{game} at {width}px wide is laid out {layout['laid_out']}px wide"
         assert not layout["small_cards"], f"{game} at {width}px draws {layout['small_cards']} cards under 12px"
+
+
+# -- a game's part of the viewer -------------------------------------------------------------------------
+
+
+def test_a_game_without_a_viewer_script_shows_the_core_s_table(browser: Browser, built: dict[str, Built],
+                                                                 tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spec with ``viewer=None`` (as a game of another package may have): its page holds no
+    script of the game, and the core's table is the engine's at every step, without an error;
+    the game's own panel is not there."""
+    from cardcli import viewer
+    from cardcli.games import registry
+
+    b = built["pigugnin-4"]
+    got = registry.get
+    bare = attrs.evolve(got("pigugnin"), viewer=None)
+    monkeypatch.setattr(registry, "get", lambda name: bare if name == "pigugnin" else got(name))
+    page = viewer.write_html([b.record], tmp_path / "bare.html")
+    assert viewer.game_script(got("pigugnin")) not in page.read_text()
+    url = open_viewer(browser, page)
+    walk_page(browser, attrs.evolve(b, m=0, page=page), "all")
+    shown = browser.js("""
+        return {busche: document.getElementById('busche'),
+                scored: !document.getElementById('deal-end').hidden,
+                log: document.getElementById('log').textContent}""")
+    assert shown["busche"] is None and shown["scored"] and "plays" in shown["log"], shown
+    only_the_page(browser, url)
+
+
+def test_a_game_script_that_fails_is_said_on_the_page(browser: Browser, built: dict[str, Built], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's script that throws as the page runs it: the page says which script failed, in
+    its red box, and still draws the table with the core."""
+    from cardcli import viewer
+    from cardcli.games import registry
+
+    package = tmp_path / "broken_viewer"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "viewer.js").write_text('throw new Error("boom");\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    b = built["pigugnin-5"]
+    got = registry.get
+    broken = attrs.evolve(got("pigugnin"), viewer="broken_viewer:viewer.js")
+    monkeypatch.setattr(registry, "get", lambda name: broken if name == "pigugnin" else got(name))
+    page = viewer.write_html([b.record], tmp_path / "broken.html")
+    open_viewer(browser, page)
+    want = b.steps[len(b.steps) // 2]
+    got_page = read(browser, 0, want.step)
+    assert got_page["error"] == "the viewer script broken_viewer:viewer.js failed: boom", got_page["error"]
+    problems = [p for p in mismatches(got_page, want, "all", 0, "pigugnin") if not p.startswith("#error")]
+    assert not problems, problems
