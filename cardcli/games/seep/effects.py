@@ -10,6 +10,7 @@ exactly when it was generated.
 from __future__ import annotations
 
 from operator import attrgetter, itemgetter
+from typing import Final
 
 import attrs
 
@@ -54,24 +55,41 @@ ALONE = tuple(frozenset({seat}) for seat in range(4))
 Effect = tuple[str, int, tuple[int, ...], int, bool, "frozenset[int] | None", str, str]
 """What a legal move does to the floor, the same whichever card of its capture value plays
 it: a turn finds each value's effects once and pairs them with each card of the value (a
-:data:`Move`). A bare tuple, as a turn makes many and plays one; its fields, in order:
+:data:`Move`). Its fields, each read by the name of its place (``effect[HEAD]``):
 
-* ``verb``: ``take``, ``build``, ``cement``, ``break`` or ``throw``;
-* ``floor``: the loose cards that leave the floor (captured, or built into a house), a mask;
-* ``removed``: the values of the houses that leave the floor (captured, or broken into
+* :data:`VERB`: ``take``, ``build``, ``cement``, ``break`` or ``throw``;
+* :data:`LOOSE`: the loose cards that leave the floor (captured, or built into a house), a
+  mask;
+* :data:`REMOVED`: the values of the houses that leave the floor (captured, or broken into
   another house);
-* ``made``: the value of the house made (0: none), ``cemented`` and ``owners`` (its owners;
-  None for the mover alone, which lets a build be the same effect for every seat, and spares
-  most effects a container the garbage collector would have to walk).
+* :data:`MADE`: the value of the house made (0: none), :data:`CEMENTED` and :data:`OWNERS`
+  (its owners; None for the mover alone, which lets a build be the same effect for every
+  seat, and spares most effects a container the garbage collector would have to walk).
   The house itself is built only when the move is played: its cards are the hand card, the
   loose cards taken and the cards of the houses removed;
-* ``head`` and ``tail``: the token around the hand card, ``head + card + tail``; the token is
-  written only when asked for (the integer actions never ask).
+* :data:`HEAD` and :data:`TAIL`: the token around the hand card, ``head + card + tail``; the
+  token is written only when asked for (the integer actions never ask).
+
+A bare tuple, not an attrs class or a named tuple: a turn makes about four effects a move
+and plays one, and an instance of a class costs several times a tuple to make and to free.
+Counted in instructions over the same 26,950 random moves, with the fields read by name
+everywhere, a ``typing.NamedTuple`` cost 7% more a move (15% made with keyword arguments) and
+a frozen attrs class 24% (21% with a hand-written ``__init__``); these names of places cost
+0.3%.
 """
 
-MADE, HEAD_AND_TAIL = 3, itemgetter(6, 7)
-"""Where an :data:`Effect` keeps the value of the house made, and its token's sort key for any
-one card."""
+VERB: Final = 0
+LOOSE: Final = 1
+REMOVED: Final = 2
+MADE: Final = 3
+CEMENTED: Final = 4
+OWNERS: Final = 5
+HEAD: Final = 6
+TAIL: Final = 7
+"""Where an :data:`Effect` keeps each field: ``effect[HEAD]``, never ``effect[6]``."""
+
+HEAD_AND_TAIL = itemgetter(HEAD, TAIL)
+"""An :data:`Effect`'s token's sort key for any one card."""
 
 Move = tuple[int, Effect]
 """A legal move: the hand card (its index in ``card_bits.DECK``) and its effect."""
@@ -80,7 +98,7 @@ Move = tuple[int, Effect]
 def token(move: Move) -> str:
     """The move's protocol token, ``take:JS:2C+3D+6H,h11``."""
     card, effect = move
-    return effect[6] + TEXTS[card] + effect[7]
+    return effect[HEAD] + TEXTS[card] + effect[TAIL]
 
 
 THROWS: tuple[Move, ...] = tuple(

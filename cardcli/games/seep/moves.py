@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import repeat
 from typing import Sequence
 
-from .effects import ALONE, HEAD_AND_TAIL, HOUSE_VALUES, MADE, THROWS, VERB_RANK, Effect, House, Move, token
+from .effects import ALONE, HEAD_AND_TAIL, HOUSE_VALUES, MADE, THROWS, VERB, VERB_RANK, Effect, House, Move, token
 from .floor import EMPTY_PACKINGS, GROUP_TEXTS, VALUES, floor_groups, floor_sums, mask_packings, pack_groups
 from .options import OPENING_KINDS, SeepOptions
 from .position import Known
@@ -485,4 +485,4 @@ def _build_effects(floor: int, sums: Sequence[Sequence[int]], v: int, targets: i
 def canonical(moves: list[Move]) -> list[Move]:
     """The canonical order of moves: by verb (take, build, cement, break, throw), then by the
     hand card in canonical card order, then by token text."""
-    return sorted(moves, key=lambda move: (VERB_RANK[move[1][0]], move[0], token(move)))
+    return sorted(moves, key=lambda move: (VERB_RANK[move[1][VERB]], move[0], token(move)))

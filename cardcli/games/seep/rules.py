@@ -42,7 +42,7 @@ from ..card_bits import cards as mask_cards
 from ..notation import checked, misordered, spent_card
 from ..sides import side_map, sides_for
 from ..tricks import seat_order, step
-from .effects import ALONE, HEAD_AND_TAIL, HOUSE_VALUES, MADE, VERB_RANK, VERBS, Effect, House, Move, token
+from .effects import ALONE, HEAD, HEAD_AND_TAIL, HOUSE_VALUES, MADE, TAIL, VERB_RANK, VERBS, Effect, House, Move, token
 from .floor import value
 from .moves import Turn, ValueMoves
 from .options import OPENING_KINDS, SCORINGS, SWEEP_DEFAULTS, VARIANTS, SeepOptions
@@ -380,7 +380,8 @@ class SeepMatch(MatchBase):
             turn = self._turn()
         tokens = turn.tokens
         if tokens is None:
-            tokens = turn.tokens = tuple([f"{effect[6]}{TEXTS[card]}{effect[7]}" for card, effect in self._listed()])
+            listed = self._listed()
+            tokens = turn.tokens = tuple([f"{effect[HEAD]}{TEXTS[card]}{effect[TAIL]}" for card, effect in listed])
         return tokens
 
     def _listed_move(self, move: str) -> Move | None:
