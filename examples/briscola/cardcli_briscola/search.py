@@ -1,5 +1,5 @@
 """Briscola's hooks for the search player (``--seat ismcts``): a seat view for a game whose
-hands refill from a stock, and a Briscola rule of thumb for the playouts.
+hands refill from a stock, and the playout rule that measured best.
 
 **The view.** cardcli's search player (:class:`~cardcli.players.search.view.SeatView`) draws a
 *world* by dealing a whole deck at the start of the deal (``deal_unseen``, placed by the
@@ -28,12 +28,17 @@ by the trick it played it in; the cards it holds now fill the places left. Any c
 played fits: by trick ``t`` a seat has received ``t+2`` cards (three, and one a trick) and has
 played ``t-1`` before. The replay through the rules is the last check of that construction.
 
-**The playouts.** :class:`BriscolaPolicy` plays each card by the heuristic's rules in integer
-operations on the world's own trick state (:mod:`.heuristic` gives them in words), with a
-little randomness: lead a liscio, take a trick worth taking with the cheapest card that takes
-it, load a partner's trick, else throw the cheapest card. Uniformly random playouts throw
-aces on tricks they cannot take, and make every lead look alike. ``playout=random`` and
-``playout=card`` (uniform here: every move is a card) remain available to the seat spec.
+**The playouts** are cardcli's rule of thumb for trick-taking games
+(:class:`~cardcli.players.search.playouts.TrickPolicy`, over the engine's card actions, with the
+partners of four players): lead the strongest card, take the trick as cheaply as possible
+unless a partner holds it, else play the weakest card, a non-trump first. A rule of
+Briscola's own, the heuristic's rules in integer operations (lead a liscio, take only a trick
+worth taking, load a partner's trick), was tried first and measured against it, the same
+search at its default budget with one rule or the other, 20 seeds each played from both seats
+(two players): the Briscola rule won 12 matches, this one 28. Playouts that contest every
+trick judge a position better than playouts that play as cautiously as the heuristic does.
+Uniformly random playouts (``playout=random``) won 18 of 30 matches against the heuristic
+where these won 21 (the package's README).
 """
 
 from __future__ import annotations
@@ -42,15 +47,13 @@ import random
 from typing import Hashable, Mapping, Sequence
 
 from cardcli.cards import Card
-from cardcli.games.base import MatchState
 from cardcli.players.search.hooks import SearchHooks
-from cardcli.players.search.playouts import Policy
+from cardcli.players.search.playouts import Policy, TrickPolicy
 from cardcli.players.search.view import Header, SeatView, other_seats
 from cardcli.players.search.worlds import ImpossibleView, Slot, allocate
 
-from .deck import CARD_ACTIONS, CARD_POINTS
+from .deck import CARD_ACTIONS
 from .rules import HAND_SIZE
-from .heuristic import BIG_TRICK, CARICO, SMALL_TRICK
 
 STOCK = "stock"
 """The key of the stock in :meth:`~.rules.BriscolaMatch.deal_facts` and so in the layout."""
@@ -205,54 +208,12 @@ class BriscolaView(SeatView):
         return self.moves
 
 
-class BriscolaPolicy:
-    """The playout rule of thumb (the module's docstring), on the engine's bit masks."""
-
-    def __init__(self, num_players: int, epsilon: float = 0.1) -> None:
-        self.partners = [(s + 2) % 4 for s in range(4)] if num_players == 4 else None
-        self.epsilon = epsilon
-
-    def __call__(self, state: MatchState, rng: random.Random) -> None:
-        state.apply_action(self.choose(state, rng))  # type: ignore[attr-defined]
-
-    def choose(self, state: MatchState, rng: random.Random) -> int:
-        """The action to play now in ``state`` (a Briscola match in its play phase)."""
-        actions = state.legal_actions()  # type: ignore[attr-defined]
-        if len(actions) == 1 or rng.random() < self.epsilon:
-            return int(rng.choice(actions))
-        tricks = state.tricks  # type: ignore[attr-defined]
-        power, suit = tricks.ranking.power, tricks.ranking.suit_mask
-        trump = tricks.trump_mask
-        cards = {CARD_ACTIONS.index(a): a for a in actions}
-
-        def giveaway(i: int) -> tuple[bool, bool, int, int]:
-            return (CARD_POINTS[i] >= CARICO, suit[i] == trump, CARD_POINTS[i], power[i])
-
-        trick = tricks.trick
-        if not trick:
-            return int(cards[min(cards, key=giveaway)])
-        best_seat, best = tricks.winning()
-        last = len(trick) == tricks.num_players - 1
-        if self.partners is not None and self.partners[tricks.turn] == best_seat:
-            plain = [i for i in cards if suit[i] != trump]
-            if last and plain:
-                return int(cards[max(plain, key=lambda i: (CARD_POINTS[i], -power[i]))])
-            return int(cards[min(cards, key=giveaway)])
-        on_table = sum(CARD_POINTS[i] for _, i in trick)
-        best_suit = suit[best]
-        same = [i for i in cards if suit[i] == best_suit and power[i] > power[best] and on_table + CARD_POINTS[i] > 0]
-        if same:
-            return int(cards[max(same, key=lambda i: (CARD_POINTS[i], power[i]) if last else (power[i], 0))])
-        if best_suit != trump:
-            trumps = sorted((i for i in cards if suit[i] == trump), key=lambda i: (CARD_POINTS[i], power[i]))
-            if trumps and (on_table >= BIG_TRICK or (on_table >= SMALL_TRICK and CARD_POINTS[trumps[0]] == 0)):
-                return int(cards[trumps[0]])
-        return int(cards[min(cards, key=giveaway)])
-
-
 def rule_policy(num_players: int) -> Policy:
-    return BriscolaPolicy(num_players)
+    """cardcli's trick-taking playout rule, with each seat's partner when four play."""
+    partners = [(seat + 2) % 4 for seat in range(4)] if num_players == 4 else None
+    return TrickPolicy(CARD_ACTIONS.index_of, avoid=False, partners=partners)
 
 
 SEARCH = SearchHooks(view=BriscolaView, rule_policy=rule_policy)
-"""The search player's hooks: the view above, the rule playouts, the shared default budget."""
+"""The search player's hooks: the view above, the trick-taking playouts, the shared default
+budget (a decision takes about 0.1 s of processor time, at most 0.2 s: the README)."""

@@ -1,6 +1,6 @@
 """The search player's hooks (``cardcli_briscola.search``): the worlds a seat's view draws fit
 everything the seat was told and nothing else, the search plays whole matches on them without
-a world refused, and the playout rule plays legal, sensible cards."""
+a world refused, and the playouts are cardcli's trick-taking rule with the partners."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import pytest
 
 from cardcli.cards import Card
 from cardcli.games import registry
-from cardcli.games.card_bits import DECK, INDEX, mask_of, texts
+from cardcli.games.card_bits import INDEX, texts
 from cardcli.games.dealing import shuffled
 from cardcli.players.search.player import IsmctsPlayer, Settings as SearchSettings
+from cardcli.players.search.playouts import TrickPolicy
 from cardcli.players.search.view import Header
 from cardcli.referee import Settings, play_match
 from cardcli.seats.base import Seat
@@ -23,8 +24,7 @@ from cardcli.seats.builtin import PlayerSeat, builtin
 from briscola_scripts import new_match
 from briscola_table import decisions, header
 from cardcli_briscola import SPEC, BriscolaMatch
-from cardcli_briscola.deck import action_text
-from cardcli_briscola.search import SEARCH, BriscolaPolicy, BriscolaView
+from cardcli_briscola.search import SEARCH, BriscolaView
 
 
 def test_the_spec_names_the_hooks_and_the_search_player_loads_them() -> None:
@@ -132,67 +132,18 @@ def test_the_search_plays_whole_matches_without_a_refused_world(players: int) ->
         assert searcher.view is not None and searcher.view.refused == 0
 
 
-# -- the playout rule -----------------------------------------------------------------------------
-
-
-def dealt(players: int, seed: int) -> BriscolaMatch:
-    match = new_match(players, dealer=0)
-    match.deal(shuffled(seed, 0, SPEC.deck()))
-    return match
-
-
-def give(match: BriscolaMatch, seat: int, cards: str) -> None:
-    """Put ``cards`` in ``seat``'s hand instead of its own (the trick play reads the same list)."""
-    match.hand_masks[seat] = mask_of(Card.parse(t) for t in cards.split())
-
-
-def rule(match: BriscolaMatch) -> str:
-    return action_text(BriscolaPolicy(match.num_players, epsilon=0.0).choose(match, random.Random(0)))
-
-
-def trump_of(match: BriscolaMatch) -> str:
-    return DECK[match.briscola].suit
-
-
-def plain(match: BriscolaMatch, skip: int = 0) -> list[str]:
-    """Two suits that are not trumps."""
-    return [s for s in "CDHS" if s != trump_of(match)][skip:]
-
-
-def test_the_playout_rule_leads_a_plain_liscio_and_takes_a_loaded_trick_with_the_cheapest_trump() -> None:
-    match = dealt(2, 4)
-    leader = match.current_player()
-    a, b = plain(match)[:2]
-    t = trump_of(match)
-    give(match, leader, f"A{a} 2{t} 4{b}")
-    assert rule(match) == f"4{b}"
-    match.apply(leader, f"A{a}")
-    give(match, match.current_player(), f"2{a} 5{t} K{t}")
-    assert rule(match) == f"5{t}", "an ace on the table is worth the cheapest trump"
-
-
-def test_the_playout_rule_loads_its_partners_trick_when_it_plays_last() -> None:
-    match = dealt(4, 9)
-    a, b = plain(match)[:2]
-    t = trump_of(match)
-    for card in (f"4{b}", f"A{t}", f"5{b}"):  # an opponent, the partner with the ace of trumps, an opponent
-        seat = match.current_player()
-        give(match, seat, f"{card} 2{a} 3{a}")
-        match.apply(seat, card)
-    last = match.current_player()
-    give(match, last, f"2{b} A{a} Q{t}")
-    assert match.tricks.winning()[0] == (last + 2) % 4
-    assert rule(match) == f"A{a}", "the partner's ace of trumps holds: give it the ace"
-    give(match, last, f"2{b} Q{t} K{a}")
-    assert rule(match) == f"K{a}", "the plain card worth most, never a trump"
+# -- the playouts ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_playouts_by_the_rule_finish_deals_with_legal_cards(players: int) -> None:
-    policy = BriscolaPolicy(players)
+def test_the_rule_playouts_are_cardclis_trick_taking_rule_with_the_partners(players: int) -> None:
+    policy = SEARCH.rule_policy(players) if SEARCH.rule_policy is not None else None
+    assert isinstance(policy, TrickPolicy) and not policy.avoid
+    assert policy.partners == ([2, 3, 0, 1] if players == 4 else None)
     for seed in range(20):
-        match = dealt(players, seed)
+        match = new_match(players, dealer=0)
+        match.deal(shuffled(seed, 0, SPEC.deck()))
         rng = random.Random(seed)
         while not (match.needs_deal() or match.is_over()):
-            policy(match, rng)
+            policy(match, rng)  # an illegal card would be refused
         assert match.deal_scores and sum(match.deal_scores[-1].points) in (0, players // 2)
