@@ -5,10 +5,11 @@ The spec is everything cardcli learns of a game: names, player counts, the one v
 options class, the deck, the factory of a match, the partnerships, the direction of play, the
 text renderer, and the parts only some commands use, each named ``module:attribute`` and
 imported when first asked for (a match of random players imports none of them): the
-heuristic player's strategy (:mod:`.heuristic`), the search player's hooks (:mod:`.search`)
-and the learning environments' encoding (:mod:`.encoding`). The parts are named from
-``__package__`` (``cardcli_briscola``), since this module is not the package itself. Nothing
-in cardcli keys a table by the game's name, so this is the whole of the plugin's contract.
+heuristic player's strategy (:mod:`.heuristic`), the search player's hooks (:mod:`.search`),
+the learning environments' encoding (:mod:`.encoding`) and the seat view the human seat
+shows (:mod:`.view`). The parts are named from ``__package__`` (``cardcli_briscola``), since
+this module is not the package itself. Nothing in cardcli keys a table by the game's name, so
+this is the whole of the plugin's contract.
 """
 
 from __future__ import annotations
@@ -61,4 +62,5 @@ SPEC = GameSpec(
     heuristic=Part(f"{__package__}.heuristic:BriscolaHeuristic"),
     search=Part(f"{__package__}.search:SEARCH"),
     encoding=Part(f"{__package__}.encoding:ENCODING"),
+    view=Part(f"{__package__}.view:BriscolaView"),
 )
