@@ -7,7 +7,8 @@ text renderer, and the parts only some commands use, each named ``module:attribu
 imported when first asked for (a match of random players imports none of them): the
 heuristic player's strategy (:mod:`.heuristic`), the search player's hooks (:mod:`.search`),
 the learning environments' encoding (:mod:`.encoding`) and the seat view the human seat
-shows (:mod:`.view`). The parts are named from ``__package__`` (``cardcli_briscola``), since
+shows (:mod:`.view`); the HTML viewer's script (``viewer.js``, package data) is named as
+``package:file``. The parts are named from ``__package__`` (``cardcli_briscola``), since
 this module is not the package itself. Nothing in cardcli keys a table by the game's name, so
 this is the whole of the plugin's contract.
 """
@@ -63,4 +64,5 @@ SPEC = GameSpec(
     search=Part(f"{__package__}.search:SEARCH"),
     encoding=Part(f"{__package__}.encoding:ENCODING"),
     view=Part(f"{__package__}.view:BriscolaView"),
+    viewer=f"{__package__}:viewer.js",
 )
