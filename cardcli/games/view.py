@@ -16,10 +16,15 @@ from __future__ import annotations
 
 from typing import AbstractSet, Callable, Sequence
 
-from ..cards import Card, is_card, render_hand
+from ..cards import Card, french_52, is_card, render_hand
 from ..safe_text import display_name
 from .notation import spent_card
 from .trick_text import played
+
+
+CARD_OF_TOKEN = {card.text: card for card in french_52()}
+"""A card's token to the card: :func:`~cardcli.cards.is_card` and :meth:`Card.parse
+<cardcli.cards.Card.parse>` in one lookup, on the path every seat's every move takes."""
 
 
 class SeatView:
@@ -37,7 +42,16 @@ class SeatView:
         self.trick_number = 0
         """The trick in progress, counted from 1; 0 before the deal's first trick."""
         self.trick: list[tuple[int, Card]] = []
-        """The cards played to the trick in progress: (seat, card) in play order."""
+        """The cards played to the trick in progress: (seat, card) in play order. They stay
+        after the trick is taken, until the next ``trick`` line (the human seat shows the trick
+        just taken); :attr:`leader` says whether it is still in progress."""
+        self.leader = -1
+        """The seat that leads the trick in progress, from its ``trick`` line; -1 when no trick
+        is in progress: before the deal's first ``trick`` line, and once a ``taken`` line has
+        closed the trick (a learner's observation clears the trick there, not at the next
+        lead)."""
+        self.dealer = -1
+        """Who dealt this deal, from its ``deal`` line; -1 before the first deal."""
         self.played: list[list[Card]] = []
         """The cards each seat has played in this deal, in order."""
         self.voids: list[set[str]] = []
@@ -55,6 +69,9 @@ class SeatView:
         self.points: list[int] = []
         """Points each seat has taken in this deal: its tricks' points (a game may count
         others, such as captured cards)."""
+        self._printed_suits = type(self).category is SeatView.category
+        """Whether cards follow their printed suits (:meth:`category` not overridden), read
+        without a call on every play."""
         self.shorten: Callable[[str], str] = str
         """How a seat's name is shortened for the table (the human seat names built-in
         players without their parameters); as it is by default."""
@@ -62,12 +79,35 @@ class SeatView:
     # -- lines ------------------------------------------------------------------------------
 
     def update(self, words: list[str]) -> None:
-        """One line the seat received, split into words."""
-        kind, args = words[0], words[1:]
+        """One line the seat received, split into words. The lines of play come first: every
+        seat of a learning environment's match reads every move, so their branch is the hot one."""
+        kind, count = words[0], len(words)
+        if kind == "play" and count >= 3:
+            seat, token = int(words[1]), words[2]
+            self.moves.append((seat, token))
+            self.on_play(seat, token)
+            if seat == self.seat:
+                spent = spent_card(token)
+                if spent is not None:
+                    card = Card.parse(spent)
+                    if card in self.hand:
+                        self.hand.remove(card)
+            return
+        if kind == "taken" and count >= 4 and int(words[2]) < len(self.tricks):
+            taker = int(words[2])
+            self.tricks[taker] += 1
+            self.points[taker] += int(words[3])
+            self.leader = -1
+            return
+        if kind == "trick" and count >= 2:
+            self.trick_number, self.trick = int(words[1]), []
+            self.leader = int(words[2]) if count >= 3 else -1
+            return
+        args = words[1:]
         if kind == "game" and len(args) >= 4:
             self.game, self.seat = args[0], int(args[3])
             self.names = [""] * int(args[2])
-            self.totals, self.options, self.sides = [], {}, []
+            self.totals, self.options, self.sides, self.dealer = [], {}, [], -1
             self.new_deal()
         elif kind == "option" and len(args) >= 2:
             self.options[args[0]] = args[1]
@@ -77,20 +117,10 @@ class SeatView:
             self.names[int(args[0])] = " ".join(args[1:])
         elif kind == "deal":
             self.new_deal()
+            if len(args) >= 2:
+                self.dealer = int(args[1])
         elif kind == "hand":
             self.hand = [Card.parse(c) for c in args]
-        elif kind == "trick" and args:
-            self.trick_number, self.trick = int(args[0]), []
-        elif kind == "play" and len(args) >= 2:
-            self.moves.append((int(args[0]), args[1]))
-            self.on_play(int(args[0]), args[1])
-            if int(args[0]) == self.seat:
-                spent = spent_card(args[1])
-                if spent is not None and Card.parse(spent) in self.hand:
-                    self.hand.remove(Card.parse(spent))
-        elif kind == "taken" and len(args) >= 3 and int(args[1]) < len(self.tricks):
-            self.tricks[int(args[1])] += 1
-            self.points[int(args[1])] += int(args[2])
         elif kind == "totals":
             self.totals = list(args)
         else:
@@ -98,7 +128,7 @@ class SeatView:
 
     def new_deal(self) -> None:
         """Forget the deal before (its hand, its trick, whatever a game adds)."""
-        self.hand, self.trick_number, self.trick = [], 0, []
+        self.hand, self.trick_number, self.trick, self.leader = [], 0, [], -1
         seats = len(self.names)
         self.tricks, self.points = [0] * seats, [0] * seats
         self.played = [[] for _ in range(seats)]
@@ -108,13 +138,19 @@ class SeatView:
     def on_play(self, seat: int, token: str) -> None:
         """A move played by ``seat``: a card goes to the trick; a game whose moves are not
         single cards reads its own."""
-        if is_card(token):
-            card = Card.parse(token)
-            if self.trick and seat < len(self.voids):
-                led = self.category(self.trick[0][1])
-                if self.category(card) != led:
-                    self.voids[seat].add(led)
-            self.trick.append((seat, card))
+        card = CARD_OF_TOKEN.get(token)
+        if card is not None:
+            trick = self.trick
+            if trick and seat < len(self.voids):
+                if self._printed_suits:
+                    led = trick[0][1].suit
+                    if card.suit != led:
+                        self.voids[seat].add(led)
+                else:
+                    led = self.category(trick[0][1])
+                    if self.category(card) != led:
+                        self.voids[seat].add(led)
+            trick.append((seat, card))
             if seat < len(self.played):
                 self.played[seat].append(card)
 
