@@ -16,6 +16,7 @@ at a termination.
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any, Callable, Sequence
 
 import attrs
@@ -35,7 +36,7 @@ from ..referee import Settings
 from .encoding import GameEncoding
 from .errors import IllegalActionError
 from .match_text import MatchText
-from .seat_features import SeatFeatures
+from .seat_features import SeatFeatures, feed_all, seat_view
 from .table import Follower, Table
 
 DEFAULT_MAX_DEALS = Settings().max_deals
@@ -141,8 +142,11 @@ class CardGameEnv(AECEnv, EzPickle):
     def _new_table(self, setup: Setup) -> Table:
         names = list(self.possible_agents)
         self.seat_features = [self.encoding.features(seat, setup, self.layout) for seat in range(self.num_players)]
+        for seat, features in enumerate(self.seat_features):
+            if not features.view_given:
+                features.take_view(seat_view(seat, setup))
         self.text = MatchText(setup, names) if self.render_mode is not None else None
-        followers: list[Follower] = [f.feed for f in self.seat_features]
+        followers: list[Follower] = [partial(feed_all, self.seat_features)]
         if self.text is not None:
             followers.append(self.text)
         followers += [make(setup) for make in self.followers]

@@ -1,6 +1,8 @@
 """What the three trick games (Peppa, Il Pigugnìn, Pepper) show a seat in common: its hand, the
 trick on the table, every card played so far in the deal and by whom, who leads and who
-dealt, the tricks and card points taken, and the totals; each game adds its own blocks.
+dealt, the tricks and card points taken, and the totals; each game adds its own blocks. All of
+it is read from the seat's view (:class:`cardcli.games.view.SeatView`), the trick games'
+common part of which is encoded here.
 
 Totals are divided by the game's end mark (Peppa's threshold, the busche that put a player
 out, Pepper's target), so that they read about 0 to 1 in a usual match. Their bounds
@@ -14,6 +16,8 @@ from typing import Mapping, Sequence
 
 import attrs
 
+from ..cards import Card
+from ..games.view import SeatView
 from .seat_features import SeatFeatures, decision_block, players_block, relative_block
 from .vector_layout import Block, Layout
 
@@ -63,58 +67,146 @@ def trick_layout(game: TrickGame, totals: tuple[float, float], extra: Sequence[B
     return Layout([*trick_blocks(game, totals), *extra, decision_block(game.kinds)])
 
 
-class TrickFeatures(SeatFeatures):
-    """The trick games' events; a subclass handles its own events first and calls this."""
+NOT_IN_PROGRESS: list[tuple[int, Card]] = []
+"""What the trick block shows when no trick is in progress (never changed)."""
+NOT_PLAYED: list[Card] = []
+"""What a seat's part of the played block shows before it is first written (never changed)."""
 
-    def __init__(self, seat: int, num_players: int, layout: Layout, game: TrickGame, hand_size: int) -> None:
+
+class TrickFeatures(SeatFeatures):
+    """The trick games' blocks, encoded from the seat's view; a subclass encodes its own blocks
+    after calling :meth:`encode`.
+
+    The blocks follow the view's fields: ``hand`` its hand; ``trick`` its trick while the trick
+    is in progress (:attr:`~cardcli.games.view.SeatView.leader`: cleared when the trick is
+    taken, not at the next lead); ``played`` its cards played by each seat; ``leader`` and
+    ``dealer`` its leader and dealer; ``tricks``, ``won`` and ``points`` its tricks and points
+    taken (counts divided once, never fractions summed: ten tenths summed in float32 pass 1.0
+    and leave the observation space); ``totals`` its totals.
+
+    Each block remembers the part of the view it was last written from (``_shown_*``, at first
+    what the zero vector shows), and only the numbers that differ are written again: the cards
+    that left or joined the hand, the cards played since, the seat whose tricks changed. So a
+    subclass that writes one of these blocks itself (examples/briscola sets a card drawn in the
+    hand) must write what the view shows, or the block is wrong until that part changes."""
+
+    def __init__(self, seat: int, num_players: int, layout: Layout, game: TrickGame, hand_size: int,
+                 view: SeatView | None = None) -> None:
         self.kinds = game.kinds
-        super().__init__(seat, num_players, layout)
+        super().__init__(seat, num_players, layout, view)
         self.game = game
         self.cards = game.cards
         self.size = len(game.cards)
         self.hand_size = hand_size
+        self.card_index = {Card.parse(text): index for text, index in game.cards.items()}
+        """The view's cards to their place in a card block (cards are interned: hashed by identity)."""
         at = layout.at
-        self._hand, self._trick, self._played = at("hand"), at("trick"), at("played")
-        self._won, self._tricks = at("won"), at("tricks")
-        self._points = at("points") if game.points_per_deal else -1
-        self._totals = at("totals")
+        self._hand, self._tricks = at("hand"), at("tricks")
+        seats = range(num_players)
+        places = [(s - seat) % num_players for s in seats]
+        # where each seat's part of a block starts (its place counted from this seat)
+        self._trick_at = [at("trick") + places[s] * self.size for s in seats]
+        self._played_at = [at("played") + places[s] * self.size for s in seats]
+        self._leader_at = [at("leader") + places[s] for s in seats]
+        self._dealer_at = [at("dealer") + places[s] for s in seats]
+        self._won_at = [at("won") + places[s] for s in seats]
+        self._points_at = [at("points") + places[s] for s in seats] if game.points_per_deal else []
+        self._totals_at = [at("totals") + places[s] for s in seats]
+        self._places = places
+        """Each seat's place, counted from this seat."""
         if len(game.counts) > 1:
             self.vector[at("players") + game.counts.index(num_players)] = 1.0
+        # what each block was last written from, starting from what the zero vector shows
+        self._shown_hand: list[Card] = []
+        self._shown_trick: list[tuple[int, Card]] = NOT_IN_PROGRESS
+        self._shown_trick_cards = 0
+        self._shown_leader = -1
+        self._shown_played: list[list[Card]] = [NOT_PLAYED] * num_players
+        self._shown_counts = [0] * num_players
+        self._shown_dealer = -1
+        self._shown_tricks = [0] * num_players
+        self._shown_points = [0] * num_players
+        self._shown_totals: list[str] = []
+        self._hook = type(self).on_event is not TrickFeatures.on_event
+
+    def encode(self) -> None:
+        """The blocks above, from the view; one method read top to bottom, since an environment
+        runs it at every step."""
+        view, cells, index = self.view, self.cells, self.card_index
+        hand = view.hand
+        if hand != self._shown_hand:
+            self.write_cards(self._hand, self._shown_hand, hand, index)
+            self._shown_hand = hand.copy()
+
+        # the trick in progress: none once taken (the view keeps its cards until the next
+        # lead); the view appends to a trick's list, and a new trick is a new list
+        leader = view.leader
+        trick = view.trick if leader >= 0 else NOT_IN_PROGRESS
+        count, trick_at = self._shown_trick_cards, self._trick_at
+        if trick is not self._shown_trick or leader != self._shown_leader or len(trick) < count:
+            for seat, card in self._shown_trick[:count]:
+                cells[trick_at[seat] + index[card]] = 0.0
+            if self._shown_leader >= 0:
+                cells[self._leader_at[self._shown_leader]] = 0.0
+            if leader >= 0:
+                cells[self._leader_at[leader]] = 1.0
+            self._shown_leader, self._shown_trick, count = leader, trick, 0
+        if len(trick) > count:
+            for seat, card in trick[count:]:
+                cells[trick_at[seat] + index[card]] = 1.0
+            count = len(trick)
+        self._shown_trick_cards = count
+
+        # the cards each seat played: a seat's list only grows within a deal (a new deal brings
+        # new lists), so the cards played since are added; a list not shown yet is written afresh
+        shown, counts = self._shown_played, self._shown_counts
+        for seat, (cards, at) in enumerate(zip(view.played, self._played_at)):
+            count = counts[seat]
+            if cards is shown[seat] and len(cards) >= count:
+                if len(cards) == count:
+                    continue
+            else:
+                self.vector[at:at + self.size] = 0.0
+                shown[seat], count = cards, 0
+            for card in cards[count:]:
+                cells[at + index[card]] = 1.0
+            counts[seat] = len(cards)
+
+        dealer = view.dealer
+        if dealer != self._shown_dealer:
+            if self._shown_dealer >= 0:
+                cells[self._dealer_at[self._shown_dealer]] = 0.0
+            if dealer >= 0:
+                cells[self._dealer_at[dealer]] = 1.0
+            self._shown_dealer = dealer
+        tricks = view.tricks
+        if tricks != self._shown_tricks:
+            hand_size = self.hand_size
+            for at, taken, before in zip(self._won_at, tricks, self._shown_tricks):
+                if taken != before:
+                    cells[at] = taken / hand_size
+            cells[self._tricks] = sum(tricks) / hand_size
+            self._shown_tricks = tricks.copy()
+        points = view.points
+        if self._points_at and points != self._shown_points:
+            per_deal = self.game.points_per_deal
+            for at, taken, before in zip(self._points_at, points, self._shown_points):
+                if taken != before:
+                    cells[at] = taken / per_deal
+            self._shown_points = points.copy()
+        totals = view.totals
+        if totals != self._shown_totals:
+            scale, totals_at = self.game.total_scale, self._totals_at
+            for seat, total in enumerate(totals):
+                cells[totals_at[seat]] = int(total) / scale
+            self._shown_totals = totals.copy()
 
     def on_event(self, kind: str, args: tuple[str, ...]) -> None:
-        vector = self.vector
-        if kind == "play":
-            place, card = self.place(args[0]), self.cards[args[1]]
-            vector[self._trick + place * self.size + card] = 1.0
-            vector[self._played + place * self.size + card] = 1.0
-            if place == 0:
-                vector[self._hand + card] = 0.0
-        elif kind == "trick":
-            self.one_hot("leader", self.place(args[1]))
-        elif kind == "taken":
-            place = self.place(args[1])
-            # counts are recovered and divided again, never summed as fractions: ten tenths
-            # summed in float32 pass 1.0 and leave the observation space
-            won = self._won + place
-            vector[won] = (round(vector[won] * self.hand_size) + 1) / self.hand_size
-            vector[self._tricks] = int(args[0]) / self.hand_size
-            if self._points >= 0:
-                points, per_deal = self._points + place, self.game.points_per_deal
-                vector[points] = (round(vector[points] * per_deal) + int(args[2])) / per_deal
-            self.clear("trick", "leader")
-        elif kind == "hand":
-            self.clear("hand")
-            self.set_cards("hand", args, self.cards)
-        elif kind == "deal":
+        """Nothing for the trick games' own lines (their view keeps them); a ``deal`` line calls
+        :meth:`new_deal`, for a subclass that keeps blocks of its own from lines of its own."""
+        if kind == "deal":
             self.new_deal()
-            self.one_hot("dealer", self.place(args[1]))
-        elif kind == "totals":
-            scale = self.game.total_scale
-            for seat, total in enumerate(args):
-                vector[self._totals + self.place(seat)] = int(total) / scale
 
     def new_deal(self) -> None:
-        """Forget the last deal; subclasses clear their own blocks too."""
-        self.clear("hand", "trick", "played", "leader", "tricks", "won")
-        if self._points >= 0:
-            self.clear("points")
+        """A new deal: a subclass that keeps blocks of its own (:meth:`on_event`) clears them
+        here."""

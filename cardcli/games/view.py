@@ -79,8 +79,10 @@ class SeatView:
     # -- lines ------------------------------------------------------------------------------
 
     def update(self, words: list[str]) -> None:
-        """One line the seat received, split into words. The lines of play come first: every
-        seat of a learning environment's match reads every move, so their branch is the hot one."""
+        """One line the seat received, split into words, which are read and never changed (a
+        learning environment hands one list to every seat's view). The lines of play come
+        first: every seat of a learning environment's match reads every move, so their branch
+        is the hot one."""
         kind, count = words[0], len(words)
         if kind == "play" and count >= 3:
             seat, token = int(words[1]), words[2]

@@ -10,7 +10,8 @@ meaning one card, in the pass as in the play, and a policy learns one notion of 
 worth for both; the observation shows the cards picked so far (``picked``).
 
 **Observation.** The trick games' blocks (:mod:`.trick_features`) and the pass: where it goes
-this deal, the cards the seat passed and received, and its picks so far.
+this deal, the cards the seat passed and received (all read from the seat's view,
+:class:`.view.PeppaView`), and its picks so far (the environment's, not yet a move).
 """
 
 from __future__ import annotations
@@ -20,10 +21,13 @@ from typing import Sequence
 import numpy as np
 
 from . import rules as peppa
+from ...cards import Card
 from ..base import Decision
 from ..card_bits import INDEX_OF_TEXT, TEXTS
 from ..registry import Setup
+from .view import PeppaView
 from ...envs.encoding import GameEncoding
+from ...envs.seat_features import seat_view
 from ...envs.trick_features import TrickFeatures, TrickGame, trick_layout
 from ...envs.vector_layout import Block, Layout
 
@@ -52,25 +56,32 @@ def layout(setup: Setup, max_deals: int) -> Layout:
 
 
 class PeppaFeatures(TrickFeatures):
+    """The trick games' blocks and the pass, from the seat's :class:`~.view.PeppaView`."""
+
+    view: PeppaView
+
     def __init__(self, seat: int, setup: Setup, layout: Layout) -> None:
-        super().__init__(seat, 4, layout, _game(setup), peppa.HAND_SIZE)
-        self._picked = layout.at("picked")
+        super().__init__(seat, 4, layout, _game(setup), peppa.HAND_SIZE, seat_view(seat, setup))
+        at = layout.at
+        self._passing, self._passed, self._received = at("passing"), at("passed"), at("received")
+        self._picked = at("picked")
+        self._shown_pass: tuple[str | None, list[Card], list[Card]] = (None, [], [])
 
-    def on_event(self, kind: str, args: tuple[str, ...]) -> None:
-        if kind == "passing":
-            self.one_hot("passing", PASS_DIRECTIONS.index(args[0]))
-        elif kind == "passed":
-            self.set_cards("passed", args[1:], CARDS)
-            self.set_cards("hand", args[1:], CARDS, 0.0)
-        elif kind == "received":
-            self.set_cards("received", args[1:], CARDS)
-            self.set_cards("hand", args[1:], CARDS)
-        else:
-            super().on_event(kind, args)
-
-    def new_deal(self) -> None:
-        super().new_deal()
-        self.clear("passing", "passed", "received")
+    def encode(self) -> None:
+        super().encode()
+        view = self.view
+        shown = (view.passing, view.passed, view.received)
+        if shown == self._shown_pass:
+            return
+        self.vector[self._passing:self._picked] = 0.0
+        cells, index = self.cells, self.card_index
+        if view.passing is not None:
+            cells[self._passing + PASS_DIRECTIONS.index(view.passing)] = 1.0
+        for card in view.passed:
+            cells[self._passed + index[card]] = 1.0
+        for card in view.received:
+            cells[self._received + index[card]] = 1.0
+        self._shown_pass = (view.passing, view.passed.copy(), view.received.copy())
 
     def observe(self, kind: str | None, picked: Sequence[int] = ()) -> np.ndarray:
         out = super().observe(kind, picked)

@@ -6,7 +6,7 @@ canonical order (a card keeps its printed suit's action whatever the trump), 24 
 
 **Observation.** The trick games' blocks (:mod:`.trick_features`, no card points: Pepper's
 tricks carry none) and the auction: each seat's latest bid, the contract, its declarer and the
-trump.
+trump, all read from the seat's view (:class:`.view.PepperView`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from typing import Sequence, cast
 from . import rules as pepper
 from ..base import Decision
 from ..registry import Setup
+from .view import PepperView
 from ...envs.encoding import GameEncoding
-from ...envs.seat_features import relative_block
+from ...envs.seat_features import relative_block, seat_view
 from ...envs.trick_features import TrickFeatures, TrickGame, trick_layout
 from ...envs.vector_layout import Block, Layout
 
@@ -43,28 +44,38 @@ def layout(setup: Setup, max_deals: int) -> Layout:
 
 
 class PepperFeatures(TrickFeatures):
+    """The trick games' blocks and the auction, from the seat's :class:`~.view.PepperView`."""
+
+    view: PepperView
+
     def __init__(self, seat: int, setup: Setup, layout: Layout) -> None:
         n = setup.num_players
         hand_size = cast(pepper.PepperMatch, setup.new_match()).hand_size
-        super().__init__(seat, n, layout, _game(setup), hand_size)
-        self._bids = layout.at("bids")
+        super().__init__(seat, n, layout, _game(setup), hand_size, seat_view(seat, setup))
+        at = layout.at
+        self._bids, self._contract, self._declarer, self._trump = at("bids"), at("contract"), at("declarer"), at("trump")
+        self._auction_end = self._trump + len(pepper.TRUMPS)
+        self._shown_auction: tuple[list[str | None], tuple[int, str] | None, int, str | None] = ([], None, -1, None)
 
-    def on_event(self, kind: str, args: tuple[str, ...]) -> None:
-        if kind == "bid":
-            start = self._bids + self.place(args[0]) * len(pepper.BIDS)
-            self.vector[start:start + len(pepper.BIDS)] = 0.0
-            self.vector[start + pepper.BIDS.index(args[1])] = 1.0
-        elif kind == "contract":
-            self.one_hot("contract", LEVELS.index(args[1]))
-            self.one_hot("declarer", self.place(args[0]))
-        elif kind == "trump":
-            self.one_hot("trump", pepper.TRUMPS.index(args[1]))
-        else:
-            super().on_event(kind, args)
-
-    def new_deal(self) -> None:
-        super().new_deal()
-        self.clear("bids", "contract", "declarer", "trump")
+    def encode(self) -> None:
+        super().encode()
+        view = self.view
+        auction = (view.latest_bids, view.contract, view.declarer, view.trump)
+        if auction == self._shown_auction:
+            return
+        cells, places = self.cells, self._places
+        self.vector[self._bids:self._auction_end] = 0.0
+        width = len(pepper.BIDS)
+        for seat, bid in enumerate(view.latest_bids):
+            if bid is not None:
+                cells[self._bids + places[seat] * width + pepper.BIDS.index(bid)] = 1.0
+        if view.contract is not None:
+            declarer, level = view.contract
+            cells[self._contract + LEVELS.index(level)] = 1.0
+            cells[self._declarer + places[declarer]] = 1.0
+        if view.declarer >= 0:  # trump named; the view's trump is None for no-trump
+            cells[self._trump + pepper.TRUMPS.index(view.trump or "NT")] = 1.0
+        self._shown_auction = (view.latest_bids.copy(), view.contract, view.declarer, view.trump)
 
 
 class PepperActions:

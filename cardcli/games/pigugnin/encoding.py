@@ -4,7 +4,8 @@
 (clubs, diamonds, hearts, spades, each 2 to 7, then J, Q, K, A), the engine's own fixed
 numbering. Every decision is a play.
 
-**Observation.** The trick games' blocks (:mod:`.trick_features`), sized for 5 players.
+**Observation.** The trick games' blocks (:mod:`.trick_features`), sized for 5 players, read
+from the seat's view (:class:`.view.PigugninView`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from . import rules as pigugnin
 from ..base import Decision
 from ..registry import Setup
 from ...envs.encoding import GameEncoding
+from ...envs.seat_features import seat_view
 from ...envs.trick_features import TrickFeatures, TrickGame, trick_layout
 from ...envs.vector_layout import Layout
 
@@ -34,9 +36,11 @@ def layout(setup: Setup, max_deals: int) -> Layout:
 
 
 class PigugninFeatures(TrickFeatures):
+    """The trick games' blocks alone, from the seat's view."""
+
     def __init__(self, seat: int, setup: Setup, layout: Layout) -> None:
         n = setup.num_players
-        super().__init__(seat, n, layout, _game(setup), len(french_40()) // n)
+        super().__init__(seat, n, layout, _game(setup), len(french_40()) // n, seat_view(seat, setup))
 
 
 class PigugninActions:

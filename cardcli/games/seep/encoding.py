@@ -4,9 +4,10 @@ observation of the floor, the houses and the captures.
 **Observation.** The seat's hand, the loose cards on the floor, each house (9 to 13) with its
 cards, whether it is cemented and its owners, the cards each seat has captured this deal, the
 seeps, the last capturer, how many cards each seat holds, the bid, the bidder, the dealer and
-the totals. Everything comes from the public ``table`` lines and the moves; a seat's hand from
-its own ``hand`` lines. How many cards another seat holds is public: every seat receives its
-cards in the same packets, so each gets what this seat gets, and loses one a move.
+the totals, all read from the seat's view (:class:`.view.SeepView`). Everything comes from the
+public ``table`` lines and the moves; a seat's hand from its own ``hand`` lines. How many cards
+another seat holds is public: every seat receives its cards in the same packets, so each gets
+what this seat gets, and loses one a move.
 """
 
 from __future__ import annotations
@@ -18,11 +19,17 @@ from ..base import Decision
 from ..card_bits import INDEX_OF_TEXT
 from ..registry import Setup
 from . import actions as seep_actions
+from .view import SeepView
+from ...cards import Card
 from ...envs.encoding import GameEncoding
-from ...envs.seat_features import SeatFeatures, decision_block, players_block, relative_block
+from ...envs.seat_features import SeatFeatures, decision_block, players_block, relative_block, seat_view
 from ...envs.vector_layout import Block, Layout
 
 CARDS = INDEX_OF_TEXT
+INDEX_OF_CARD = {Card.parse(text): index for text, index in INDEX_OF_TEXT.items()}
+"""The view's cards to their index (cards are interned: hashed by identity)."""
+NOT_CAPTURED: list[Card] = []
+"""What a seat's part of the captured block shows before it is first written (never changed)."""
 HOUSES = tuple(seep.HOUSE_VALUES)
 MOST_HELD = 24
 """The most cards a seat holds: 4, then 20 more with 2 players dealt at once."""
@@ -65,83 +72,120 @@ def layout(setup: Setup, max_deals: int) -> Layout:
 
 
 class SeepFeatures(SeatFeatures):
+    """Every block from the seat's :class:`~.view.SeepView`: its hand, the floor as its last
+    ``table`` line gave it, the captures, seeps, last capturer and cards held it counts, the bid,
+    the bidder, the dealer and the totals. As in the trick games
+    (:class:`~cardcli.envs.trick_features.TrickFeatures`), each block remembers the part of the
+    view it was last written from (``_shown_*``), and only the numbers that differ are written
+    again; the captured cards, which only grow within a deal, are added as they come."""
+
     kinds = KINDS
+    view: SeepView
 
     def __init__(self, seat: int, setup: Setup, layout: Layout) -> None:
-        super().__init__(seat, setup.num_players, layout)
+        n = setup.num_players
+        super().__init__(seat, n, layout, seat_view(seat, setup))
         self.scale = setup.options.baazi_target
-        self.houses: dict[int, list[str]] = {}
-        """The cards of each house on the floor, from the last ``table`` line."""
-        self.held = [0] * self.n
-        """How many cards each seat holds, by place (from this seat)."""
         at = layout.at
-        self._captured, self._held, self._seeps = at("captured"), at("held"), at("seeps")
-        self.vector[at("players") + (2, 3, 4).index(self.n)] = 1.0
+        self._hand, self._floor, self._houses = at("hand"), at("floor"), at("houses")
+        self._cemented, self._owners, self._captured = at("cemented"), at("owners"), at("captured")
+        self._seeps, self._capturer, self._held = at("seeps"), at("capturer"), at("held")
+        self._bid, self._bidder, self._dealer, self._totals = at("bid"), at("bidder"), at("dealer"), at("totals")
+        self._places = [(s - seat) % n for s in range(n)]
+        # what each block was last written from, starting from what the zero vector shows
+        self._shown_hand: list[Card] = []
+        self._shown_table: list[str] | None = None
+        self._shown_floor: set[int] = set()
+        self._shown_captured: list[list[Card]] = [NOT_CAPTURED] * n
+        self._shown_counts = [0] * n
+        self._shown_seeps: list[list[int]] = [[] for _ in range(n)]
+        self._shown_held = [0] * n
+        self._shown_seats = (-1, -1, -1)
+        self._shown_bid: int | None = None
+        self._shown_totals: list[str] = []
+        self.vector[at("players") + (2, 3, 4).index(n)] = 1.0
 
-    def on_event(self, kind: str, args: tuple[str, ...]) -> None:
-        if kind == "table":
-            self._table(args)
-        elif kind == "play":
-            self._play(self.place(args[0]), args[1])
-        elif kind == "hand":
-            self._hand(args)
-        elif kind == "seep":
-            self.vector[self._seeps + self.place(args[0])] += int(args[1]) / SEEP_SCALE
-        elif kind == "leftover":
-            if args[0] != "-":
-                self.set_cards("captured", args[1:], CARDS, place=self.place(args[0]), width=52)
-        elif kind == "bid":
-            self.one_hot("bid", HOUSES.index(int(args[1])))
-        elif kind == "deal":
-            self.clear("hand", "floor", "houses", "cemented", "owners", "captured", "seeps", "capturer", "held", "bid")
-            self.houses = {}
-            self.held = [0] * self.n
-            self.one_hot("dealer", self.place(args[1]))
-            self.one_hot("bidder", self.place(args[2]))
-        elif kind == "totals":
-            for seat, total in enumerate(args):
-                self.vector[self.layout.at("totals") + self.place(seat)] = int(total) / self.scale
+    def encode(self) -> None:
+        view, cells, places = self.view, self.cells, self._places
+        hand, shown = view.hand, self._shown_hand
+        if hand != shown:
+            self.write_cards(self._hand, shown, hand, INDEX_OF_CARD)
+            self._shown_hand = hand.copy()
+        if view.table is not self._shown_table:
+            self._encode_floor(view.table)
+        self._encode_captured(view.captured)
+        if view.seeps != self._shown_seeps:
+            vector = self.vector
+            for seat, bonuses in enumerate(view.seeps):
+                at = self._seeps + places[seat]
+                vector[at] = 0.0
+                for bonus in bonuses:  # summed in float32 one seep at a time, as each was told
+                    vector[at] += bonus / SEEP_SCALE
+            self._shown_seeps = [bonuses.copy() for bonuses in view.seeps]
+        seats = (view.capturer, view.bidder, view.dealer)
+        if seats != self._shown_seats:
+            for at, seat, before in zip((self._capturer, self._bidder, self._dealer), seats, self._shown_seats):
+                if seat != before:
+                    if before >= 0:
+                        cells[at + places[before]] = 0.0
+                    if seat >= 0:
+                        cells[at + places[seat]] = 1.0
+            self._shown_seats = seats
+        if view.bid != self._shown_bid:
+            if self._shown_bid is not None:
+                cells[self._bid + HOUSES.index(self._shown_bid)] = 0.0
+            if view.bid is not None:
+                cells[self._bid + HOUSES.index(view.bid)] = 1.0
+            self._shown_bid = view.bid
+        held, shown_held = view.held, self._shown_held
+        if held != shown_held:
+            for seat, count in enumerate(held):
+                if count != shown_held[seat]:
+                    cells[self._held + places[seat]] = count / MOST_HELD
+                    shown_held[seat] = count
+        if view.totals != self._shown_totals:
+            for seat, total in enumerate(view.totals):
+                cells[self._totals + places[seat]] = int(total) / self.scale
+            self._shown_totals = view.totals.copy()
 
-    def _hand(self, cards: Sequence[str]) -> None:
-        """The seat's whole hand; every seat has just received as many cards as this one."""
-        got = len(cards) - self.held[0]
-        self.held = [held + got for held in self.held]
-        self._show_held()
-        self.clear("hand")
-        self.set_cards("hand", cards, CARDS)
-
-    def _play(self, place: int, token: str) -> None:
-        card = seep_actions.MoveName.of(token).card
-        self.held[place] -= 1
-        self._show_held()
-        if place == 0:
-            self.vector[self.layout.at("hand") + card] = 0.0
-        if token.startswith("take:"):
-            taken = [token.split(":")[1]]
-            for group in token.split(":", 2)[2].split(","):
-                taken += self.houses.get(int(group[1:]), []) if group.startswith("h") else group.split("+")
-            self.set_cards("captured", taken, CARDS, place=place, width=52)
-            self.one_hot("capturer", place)
-
-    def _table(self, items: Sequence[str]) -> None:
-        self.clear("floor", "houses", "cemented", "owners")
-        self.houses = {}
-        vector, at = self.vector, self.layout.at
-        for item in items:
+    def _encode_floor(self, table: list[str] | None) -> None:
+        """The floor of the view's last ``table`` line (None before the floor is turned up): its
+        loose cards, and each house's cards, cementing and owners. Most of the floor stays from
+        one line to the next, so only the numbers that changed are written."""
+        ones = set()
+        for item in table or ():
             if not item.startswith("h"):
-                vector[at("floor") + CARDS[item]] = 1.0
+                ones.add(self._floor + CARDS[item])
                 continue
             head, state, owners, cards = item.split(":")
             house = HOUSES.index(int(head[1:]))
-            self.houses[int(head[1:])] = cards.split("+")
-            self.set_cards("houses", self.houses[int(head[1:])], CARDS, place=house, width=52)
-            vector[at("cemented") + house] = 1.0 if state == "c" else 0.0
-            for owner in owners.split(","):
-                vector[at("owners") + house * 4 + self.place(owner)] = 1.0
+            at = self._houses + house * 52
+            ones.update([at + CARDS[card] for card in cards.split("+")])
+            if state == "c":
+                ones.add(self._cemented + house)
+            ones.update([self._owners + house * 4 + self.place(owner) for owner in owners.split(",")])
+        cells, shown = self.cells, self._shown_floor
+        for at in shown.difference(ones):
+            cells[at] = 0.0
+        for at in ones.difference(shown):
+            cells[at] = 1.0
+        self._shown_table, self._shown_floor = table, ones
 
-    def _show_held(self) -> None:
-        for place, held in enumerate(self.held):
-            self.vector[self._held + place] = held / MOST_HELD
+    def _encode_captured(self, captured: list[list[Card]]) -> None:
+        """The cards each seat captured this deal: the view's lists only grow within a deal (a
+        new deal brings new lists), so the cards captured since the last encoding are added."""
+        shown, counts, cells = self._shown_captured, self._shown_counts, self.cells
+        for seat, cards in enumerate(captured):
+            count = counts[seat]
+            if cards is shown[seat] and len(cards) == count:
+                continue
+            at = self._captured + self._places[seat] * 52
+            if cards is not shown[seat] or len(cards) < count:
+                self.vector[at:at + 52] = 0.0
+                shown[seat], count = cards, 0
+            for card in cards[count:]:
+                cells[at + INDEX_OF_CARD[card]] = 1.0
+            counts[seat] = len(cards)
 
 
 class SeepActions:
