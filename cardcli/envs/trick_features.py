@@ -69,8 +69,6 @@ def trick_layout(game: TrickGame, totals: tuple[float, float], extra: Sequence[B
 
 NOT_IN_PROGRESS: list[tuple[int, Card]] = []
 """What the trick block shows when no trick is in progress (never changed)."""
-NOT_PLAYED: list[Card] = []
-"""What a seat's part of the played block shows before it is first written (never changed)."""
 
 
 class TrickFeatures(SeatFeatures):
@@ -121,8 +119,11 @@ class TrickFeatures(SeatFeatures):
         self._shown_trick: list[tuple[int, Card]] = NOT_IN_PROGRESS
         self._shown_trick_cards = 0
         self._shown_leader = -1
-        self._shown_played: list[list[Card]] = [NOT_PLAYED] * num_players
-        self._shown_counts = [0] * num_players
+        self._shown_played: list[list[Card]] = []
+        self._played_total = 0
+        self._seen_trick: list[tuple[int, Card]] = NOT_IN_PROGRESS
+        """The view's trick list as the last encoding saw it, in progress or not, and its length."""
+        self._seen_trick_cards = 0
         self._shown_dealer = -1
         self._shown_tricks = [0] * num_players
         self._shown_points = [0] * num_players
@@ -140,37 +141,40 @@ class TrickFeatures(SeatFeatures):
 
         # the trick in progress: none once taken (the view keeps its cards until the next
         # lead); the view appends to a trick's list, and a new trick is a new list
-        leader = view.leader
-        trick = view.trick if leader >= 0 else NOT_IN_PROGRESS
+        leader, trick = view.leader, view.trick
+        shown_trick = trick if leader >= 0 else NOT_IN_PROGRESS
         count, trick_at = self._shown_trick_cards, self._trick_at
-        if trick is not self._shown_trick or leader != self._shown_leader or len(trick) < count:
+        if shown_trick is not self._shown_trick or leader != self._shown_leader or len(shown_trick) < count:
             for seat, card in self._shown_trick[:count]:
                 cells[trick_at[seat] + index[card]] = 0.0
             if self._shown_leader >= 0:
                 cells[self._leader_at[self._shown_leader]] = 0.0
             if leader >= 0:
                 cells[self._leader_at[leader]] = 1.0
-            self._shown_leader, self._shown_trick, count = leader, trick, 0
-        if len(trick) > count:
-            for seat, card in trick[count:]:
+            self._shown_leader, self._shown_trick, count = leader, shown_trick, 0
+        if len(shown_trick) > count:
+            for seat, card in shown_trick[count:]:
                 cells[trick_at[seat] + index[card]] = 1.0
-            count = len(trick)
+            count = len(shown_trick)
         self._shown_trick_cards = count
 
-        # the cards each seat played: a seat's list only grows within a deal (a new deal brings
-        # new lists), so the cards played since are added; a list not shown yet is written afresh
-        shown, counts = self._shown_played, self._shown_counts
-        for seat, (cards, at) in enumerate(zip(view.played, self._played_at)):
-            count = counts[seat]
-            if cards is shown[seat] and len(cards) >= count:
-                if len(cards) == count:
-                    continue
+        # the cards each seat played this deal. Every card played goes to a trick's list as well
+        # as to its seat's list, so the cards played since the last encoding are those added
+        # since to the trick lists it saw (the last one's tail and the new one), as long as
+        # their number is the number the seats' lists grew by; otherwise (a new deal, or
+        # tricks gone by unseen) each seat's list is read.
+        played, played_at = view.played, self._played_at
+        total = sum(map(len, played))
+        if total != self._played_total or played is not self._shown_played:
+            seen, seen_count = self._seen_trick, self._seen_trick_cards
+            new = seen[seen_count:] if trick is seen else seen[seen_count:] + trick
+            if played is self._shown_played and self._played_total + len(new) == total:
+                for seat, card in new:
+                    cells[played_at[seat] + index[card]] = 1.0
             else:
-                self.vector[at:at + self.size] = 0.0
-                shown[seat], count = cards, 0
-            for card in cards[count:]:
-                cells[at + index[card]] = 1.0
-            counts[seat] = len(cards)
+                self._encode_played(played)
+            self._shown_played, self._played_total = played, total
+        self._seen_trick, self._seen_trick_cards = trick, len(trick)
 
         dealer = view.dealer
         if dealer != self._shown_dealer:
@@ -200,6 +204,14 @@ class TrickFeatures(SeatFeatures):
             for seat, total in enumerate(totals):
                 cells[totals_at[seat]] = int(total) / scale
             self._shown_totals = totals.copy()
+
+    def _encode_played(self, played: list[list[Card]]) -> None:
+        """The played block written afresh from each seat's list."""
+        vector, cells, index = self.vector, self.cells, self.card_index
+        for cards, at in zip(played, self._played_at):
+            vector[at:at + self.size] = 0.0
+            for card in cards:
+                cells[at + index[card]] = 1.0
 
     def on_event(self, kind: str, args: tuple[str, ...]) -> None:
         """Nothing for the trick games' own lines (their view keeps them); a ``deal`` line calls
