@@ -54,3 +54,10 @@ def test_the_check_finds_a_game_named_in_code(tmp_path: Path) -> None:
     sample.write_text('"""Peppa\'s pass is prose."""\n# so is seep here\nif game == "seep":\n    pass\n'
                       "from .pepper import rules\n")
     assert named_games(sample) == [(3, '"seep"'), (5, "pepper")]
+
+
+def test_the_viewer_s_core_style_names_no_game() -> None:
+    """A game's look (Seep's houses, Pepper's auction) lives in its own stylesheet, which its
+    spec names; the core's style is for every game. Comments may use a game as an example."""
+    css = re.sub(r"/\*.*?\*/", "", (PACKAGE / "viewer" / "viewer.css").read_text(encoding="utf-8"), flags=re.S)
+    assert GAME.findall(css) == []

@@ -331,6 +331,10 @@ class GameSpec:
     """The game's part of the HTML viewer, a script in the game's package as
     ``package:file.js`` (its drawing hooks, registered with the viewer's core); None: the
     viewer draws the game with its generic table only."""
+    viewer_style: str | None = None
+    """The style of what the game's script draws, a stylesheet in the game's package as
+    ``package:file.css``, added to the page's style after the core's; None: the core's style
+    only."""
 
     @property
     def default_variant(self) -> Variant:

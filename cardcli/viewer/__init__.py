@@ -24,7 +24,7 @@ import html
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import UsageError
 from ..games import registry
@@ -50,19 +50,50 @@ def _asset(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def game_script(spec: GameSpec) -> str | None:
-    """The game's part of the viewer: the text of the script its spec names (``viewer``,
-    ``package:file.js``, read from that package's files), or None for a game that has none.
-    A script that cannot be read is a usage error naming the game and the script."""
-    if spec.viewer is None:
+def _game_part(spec: GameSpec, ref: str | None, what: str) -> str | None:
+    """The text of a file in a game's package that its spec names as ``package:file``, or None
+    when it names none. A file that cannot be read is a usage error naming the game and the
+    file, and so is one that holds the tag that would end the page's block it goes into."""
+    if ref is None:
         return None
-    package, colon, name = spec.viewer.partition(":")
+    package, colon, name = ref.partition(":")
     try:
         if not (colon and package and name):
-            raise ValueError("not package:file.js")
-        return resources.files(package).joinpath(name).read_text(encoding="utf-8")
+            raise ValueError(f"not package:file.{'js' if what == 'script' else 'css'}")
+        text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
     except (ImportError, OSError, UnicodeDecodeError, ValueError) as err:
-        raise UsageError(f"the viewer script of the game {spec.name!r} ({spec.viewer}) cannot be read: {err}") from None
+        raise UsageError(f"the viewer {what} of the game {spec.name!r} ({ref}) cannot be read: {err}") from None
+    if f"</{what}" in text.lower():
+        raise UsageError(f"the viewer {what} of the game {spec.name!r} ({ref}) holds '</{what}', "
+                         f"which would end the page's {what}")
+    return text
+
+
+def game_script(spec: GameSpec) -> str | None:
+    """The game's part of the viewer: the text of the script its spec names (``viewer``,
+    ``package:file.js``, read from that package's files), or None for a game that has none."""
+    return _game_part(spec, spec.viewer, "script")
+
+
+def game_style(spec: GameSpec) -> str | None:
+    """The style of the game's part of the viewer (``viewer_style``, ``package:file.css``), or
+    None for a game that has none."""
+    return _game_part(spec, spec.viewer_style, "style")
+
+
+def _game_parts(games: Iterable[str], read: Callable[[GameSpec], tuple[str | None, str | None]]) -> list[tuple[str, str]]:
+    """``(reference, text)`` of the part ``read`` gives for each of ``games`` (names), once per
+    file (two games may share one) in the order given, leaving out the games without one."""
+    parts: dict[str, str] = {}
+    for name in dict.fromkeys(games):
+        ref, text = read(registry.get(name))
+        if ref is not None and text is not None:
+            parts.setdefault(ref, text)
+    return list(parts.items())
+
+
+def _joined(parts: Iterable[str]) -> str:
+    return "".join(p if p.endswith("\n") else p + "\n" for p in parts)
 
 
 def script(games: Iterable[str]) -> str:
@@ -72,20 +103,21 @@ def script(games: Iterable[str]) -> str:
     table), then ``page.js``, which draws the page. The core names no game: each game's script
     registers its hooks with it (docs/viewer.md)."""
     parts = [_asset(CORE_SCRIPTS[0])]
-    seen: set[str] = set()
-    for name in dict.fromkeys(games):
-        spec = registry.get(name)
-        text = game_script(spec)
-        if text is None or spec.viewer in seen:
-            continue
-        seen.add(spec.viewer)
-        if "</script" in text.lower():
-            raise UsageError(f"the viewer script of the game {spec.name!r} ({spec.viewer}) holds '</script', "
-                             "which would end the page's script")
-        label = json.dumps(spec.viewer).replace("<", "\\u003c")
+    for ref, text in _game_parts(games, lambda spec: (spec.viewer, game_script(spec))):
+        label = json.dumps(ref).replace("<", "\\u003c")
         parts.append(f"try {{\n{text}\n}} catch (err) {{ cardcliViewer.failed({label}, err); }}\n")
     parts.append(_asset(CORE_SCRIPTS[1]))
-    return _inline("".join(p if p.endswith("\n") else p + "\n" for p in parts), "script")
+    return _inline(_joined(parts), "script")
+
+
+def style(games: Iterable[str]) -> str:
+    """The page's one style for matches of ``games`` (names): the core's ``viewer.css``, then
+    the stylesheet of each game that has one (each once, in the order given), so that a game's
+    rules may refine the core's."""
+    parts = [_asset("viewer.css")]
+    for ref, text in _game_parts(games, lambda spec: (spec.viewer_style, game_style(spec))):
+        parts.append(f"/* {ref.replace('*/', '* /')} */\n{text}")
+    return _inline(_joined(parts), "style")
 
 
 def _step_text(events: Sequence[Event], move: dict[str, Any] | None, seat: int | None) -> str:
@@ -236,8 +268,9 @@ def render(records: Iterable[dict[str, Any]], seat: int | None = None, wheres: S
            source: str = "") -> str:
     """The whole page, as text: the verified data of every record, the script and the style."""
     data = page_data(records, seat, wheres, source)
-    code = script(m["game"] for m in data["matches"])
-    style = _inline(_asset("viewer.css"), "style")
+    games = [m["game"] for m in data["matches"]]
+    code = script(games)
+    css = style(games)
     made = f"{software()}, record format {FORMAT_VERSION}"
     matches = data["matches"]
     if len(matches) == 1:
@@ -247,12 +280,12 @@ def render(records: Iterable[dict[str, Any]], seat: int | None = None, wheres: S
         title = f"{len(matches)} matches"
     if seat is not None:
         title += f" - as seat {seat} saw it"
-    csp = (f"default-src 'none'; script-src {_hash(code)}; style-src {_hash(style)}; "
+    csp = (f"default-src 'none'; script-src {_hash(code)}; style-src {_hash(css)}; "
            "base-uri 'none'; form-action 'none'")
     esc = html.escape
     return PAGE.format(
         csp=esc(csp, quote=False), generator=esc(software()), title=esc(f"cardcli replay: {title}"), heading=esc(title),
-        made=esc(made), style=style, data_id=DATA_ID, data=_script_json(data), script=code,
+        made=esc(made), style=css, data_id=DATA_ID, data=_script_json(data), script=code,
     )
 
 

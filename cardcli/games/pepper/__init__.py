@@ -45,5 +45,6 @@ SPEC = GameSpec(
     search=Part(f"{__name__}.search:SEARCH"),
     encoding=Part(f"{__name__}.encoding:ENCODING"),
     viewer=f"{__name__}:viewer.js",
+    viewer_style=f"{__name__}:viewer.css",
     view=Part(f"{__name__}.view:PepperView"),
 )
