@@ -201,8 +201,8 @@ class TrickFeatures(SeatFeatures):
         totals = view.totals
         if totals != self._shown_totals:
             scale, totals_at = self.game.total_scale, self._totals_at
-            for seat, total in enumerate(totals):
-                cells[totals_at[seat]] = int(total) / scale
+            for at, value in zip(totals_at, totals):
+                cells[at] = int(value) / scale
             self._shown_totals = totals.copy()
 
     def _encode_played(self, played: list[list[Card]]) -> None:
