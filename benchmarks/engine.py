@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
 """Random playouts through the rules engine alone: deals per second and microseconds per move.
 
-Usage: python3 benchmarks/engine.py [--seconds S] [--against [REF]] [--rounds N]
+Usage: python3 benchmarks/engine.py [--seconds S] [--against [REF] [--game G ...]] [--rounds N]
 
 Each variant runs whole matches with uniformly random moves for about S seconds; then Peppa
 and OpenSpiel's hearts (when open_spiel is installed) alternate for S seconds each, and
 their ratio is printed.
 
-With ``--against REF`` it measures Seep's engine instead, side by side with the engine of the
-git commit REF (by default 931c0af, the last commit before Seep's move generator was rewritten
-over bit masks): REF is checked out in a temporary ``git worktree``, and two worker processes,
-one for this checkout and one for REF, play seeded matches of every variant and player count
+With ``--against REF`` it measures one game's engine instead (Seep unless ``--game`` names
+others, or ``--game all``), side by side with the engine of the git commit REF (by default
+931c0af, the last commit before Seep's move generator was rewritten over bit masks): REF is
+checked out in a temporary ``git worktree``, and two worker processes, one for this checkout
+and one for REF, play seeded matches of every variant and player count
 (the same seeds, from 0 on for the text moves and from 1,000,000 on for the integer actions,
 each going on where it stopped in the round before), alternating
 in short rounds. Each prints microseconds per move, and the ratio of the old figure to the
-new.
+new. Run ``--against`` from a clean checkout of the commit to measure: the worker for it runs
+its own files.
 """
 
 from __future__ import annotations
@@ -171,28 +173,27 @@ def every_game(seconds: float) -> None:
               f"{rate / hearts:.2f} (target: 2.00)")
 
 
-# -- Seep against an earlier commit ---------------------------------------------------------------
+# -- one game against an earlier commit -------------------------------------------------------------
 
 
 def worker() -> None:
-    """Serve playouts to :func:`against`, one per line read: ``variant players seconds actions
-    seed`` in, ``deals moves seconds next_seed`` out (``-`` when the engine has no integer
-    actions). The engine is whichever ``cardcli`` the worker's ``PYTHONPATH`` gives."""
+    """Serve playouts to :func:`against`, one per line read: ``game variant players seconds
+    actions seed`` in, ``deals moves seconds next_seed`` out (``-`` when the engine has no
+    integer actions). The engine is whichever ``cardcli`` the worker's ``PYTHONPATH`` gives."""
     import cardcli
 
     print(Path(cardcli.__file__).resolve().parent.parent, flush=True)
-    actionable = hasattr(setup_class("seep"), "apply_action")
     for line in sys.stdin:
-        variant, players, seconds, actions, seed = line.split()
-        if actions == "1" and not actionable:
+        game, variant, players, seconds, actions, seed = line.split()
+        if actions == "1" and not hasattr(setup_class(game), "apply_action"):
             print("-", flush=True)
             continue
-        run = playouts("seep", variant, int(players), float(seconds), actions == "1", int(seed))
+        run = playouts(game, variant, int(players), float(seconds), actions == "1", int(seed))
         print(run.deals, run.moves, run.seconds, run.next_seed, flush=True)
 
 
 class Worker:
-    """A worker process playing Seep with the engine of one source tree."""
+    """A worker process playing with the engines of one source tree."""
 
     def __init__(self, tree: Path) -> None:
         env = {**os.environ, "PYTHONPATH": str(tree)}
@@ -206,14 +207,14 @@ class Worker:
         if found != tree.resolve():
             self.close()
             raise SystemExit(f"the worker for {tree} imported cardcli from {found}")
-        self.seeds: dict[tuple[str, int, bool], int] = {}
+        self.seeds: dict[tuple[str, str, int, bool], int] = {}
 
-    def run(self, variant: str, players: int, seconds: float, actions: bool) -> Run | None:
+    def run(self, game: str, variant: str, players: int, seconds: float, actions: bool) -> Run | None:
         """Playouts for about ``seconds``, going on from the seeds this worker played last
         time; None when its engine has no integer actions."""
-        key = (variant, players, actions)
+        key = (game, variant, players, actions)
         seed = self.seeds.get(key, SEED_SPACING if actions else 0)
-        self.stdin.write(f"{variant} {players} {seconds} {int(actions)} {seed}\n")
+        self.stdin.write(f"{game} {variant} {players} {seconds} {int(actions)} {seed}\n")
         self.stdin.flush()
         answer = self.stdout.readline().split()
         if answer == ["-"]:
@@ -256,13 +257,13 @@ class Tally:
         return self.seconds / self.moves * 1e6 if self.moves else math.nan
 
 
-def against(ref: str, seconds: float, rounds: int) -> None:
-    """Seep's engine in this checkout against the one at ``ref``, every variant and player
-    count, alternating the two in ``rounds`` short rounds of each way in."""
+def against(ref: str, games: list[str], seconds: float, rounds: int) -> None:
+    """The engines of ``games`` in this checkout against those at ``ref``, every variant and
+    player count, alternating the two in ``rounds`` short rounds of each way in."""
     sys.path.insert(0, str(ROOT))
     from cardcli.games import registry
 
-    spec = registry.get("seep")
+    specs = list(registry.GAMES.values()) if games == ["all"] else [registry.get(name) for name in games]
     share = seconds / rounds
     with worktree(ref) as tree:
         old = Worker(tree)
@@ -272,29 +273,34 @@ def against(ref: str, seconds: float, rounds: int) -> None:
             old.close()
             raise
         try:
-            print(f"Seep, this checkout against {ref[:12]}: {rounds} rounds of {share:.2f} s each, alternated")
-            print(f"{'variant':<13} {'players':>7} {'old us/move':>12} {'new us/move':>12} {'ratio':>6} "
-                  f"{'new actions':>12} {'ratio':>6}")
+            print(f"This checkout against {ref[:12]}: {rounds} rounds of {share:.2f} s each, alternated")
+            print(f"{'game':<8} {'variant':<13} {'players':>7} {'old us/move':>12} {'new us/move':>12} {'ratio':>6} "
+                  f"{'old actions':>12} {'new actions':>12} {'ratio':>6}")
             ratios: list[float] = []
-            quick_ratios: list[float] = []
-            for variant in spec.variants:
-                for players in spec.player_counts:
-                    tallies = {name: Tally() for name in ("old", "new", "old actions", "new actions")}
-                    for _ in range(rounds):
-                        for name, engine, actions in ((k, old if k.startswith("old") else new, k.endswith("actions"))
-                                                      for k in tallies):
-                            tallies[name].add(engine.run(variant.name, players, share, actions))
-                    before, after = tallies["old"].per_move(), tallies["new"].per_move()
-                    quick = tallies["new actions"].per_move()
-                    ratios.append(before / after)
-                    quick_ratios.append(before / quick)
-                    print(f"{variant.name:<13} {players:>7} {before:>12.1f} {after:>12.1f} {before / after:>6.2f} "
-                          f"{quick:>12.1f} {before / quick:>6.2f}")
-            for how, found in (("the text moves", ratios), ("the integer actions", quick_ratios)):
-                if all(math.isfinite(r) for r in found):
+            action_ratios: list[float] = []
+            for spec in specs:
+                for variant in spec.variants:
+                    for players in spec.player_counts:
+                        tallies = {name: Tally() for name in ("old", "new", "old actions", "new actions")}
+                        for _ in range(rounds):
+                            for name, tally in tallies.items():
+                                engine = old if name.startswith("old") else new
+                                tally.add(engine.run(spec.name, variant.name, players, share, name.endswith("actions")))
+                        before, after = tallies["old"].per_move(), tallies["new"].per_move()
+                        old_quick, quick = tallies["old actions"].per_move(), tallies["new actions"].per_move()
+                        ratios.append(before / after)
+                        # Seep's old engine had no integer actions: its text moves are the baseline
+                        quick_base = old_quick if math.isfinite(old_quick) else before
+                        action_ratios.append(quick_base / quick)
+                        print(f"{spec.name:<8} {variant.name:<13} {players:>7} {before:>12.1f} {after:>12.1f} "
+                              f"{before / after:>6.2f} {old_quick:>12.1f} {quick:>12.1f} {quick_base / quick:>6.2f}")
+            target = " (target: at least 5)" if ref == BASELINE else ""
+            for how, found in (("the text moves", ratios), ("the integer actions", action_ratios)):
+                found = [r for r in found if math.isfinite(r)]
+                if found:
                     mean = math.exp(sum(map(math.log, found)) / len(found))
-                    print(f"old / new through {how}: geometric mean {mean:.2f}, lowest {min(found):.2f} "
-                          f"(target: at least 5)")
+                    print(f"old / new through {how}: geometric mean {mean:.2f}, lowest {min(found):.2f}, "
+                          f"highest {max(found):.2f}{target}")
         finally:
             old.close()
             new.close()
@@ -305,14 +311,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="per row; with --against, per engine and way in, for each variant and player count")
     parser.add_argument("--against", nargs="?", const=BASELINE, metavar="REF",
-                        help=f"Seep side by side with the engine of git commit REF (default {BASELINE[:7]})")
+                        help=f"side by side with the engine of git commit REF (default {BASELINE[:7]})")
+    parser.add_argument("--game", action="append", metavar="G",
+                        help="with --against, the game to measure (repeatable; 'all' for every game; default seep)")
     parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds alternating the two engines")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker()
     elif args.against:
-        against(args.against, args.seconds, args.rounds)
+        against(args.against, args.game or ["seep"], args.seconds, args.rounds)
     else:
         every_game(args.seconds)
 
