@@ -1,6 +1,7 @@
 """The heuristic player of Briscola (``--seat heuristic``): a few plain rules, no search.
 
-It knows only what its seat is told (the protocol lines, docs/protocol.md): its hand (the
+It knows only what its seat is told (the protocol lines, docs/protocol.md), and reads it from
+the seat's view (``view.py``, kept from those lines by the heuristic player): its hand (the
 ``hand`` line, plus its own ``draw`` lines, less its own plays), the trump (the ``briscola``
 line), the trick on the table and, with four players, who its partner is (the seat opposite).
 The rules, in the order they are tried:
@@ -38,6 +39,7 @@ from cardcli.cards import Card
 from cardcli.players.heuristic import Strategy
 
 from .deck import CARD_POINTS_BY_RANK, POWER_BY_RANK
+from .view import BriscolaView
 
 BIG_TRICK = 10
 """Points on the table (an ace or a three) that are worth any trump, even the ace."""
@@ -78,34 +80,21 @@ def winner(trick: list[tuple[int, Card]], trump: str | None) -> tuple[int, Card]
 
 
 class BriscolaHeuristic(Strategy):
-    """The rules of the module docstring, fed by the seat's protocol lines."""
+    """The rules of the module docstring, reading the seat's view (:class:`BriscolaView`, which
+    the player keeps from the seat's protocol lines): the trump from the face-up briscola, the
+    trick in progress."""
 
     def __init__(self, seat: int, num_seats: int, options: dict[str, str]):
         super().__init__(seat, num_seats, options)
         self.partner = (seat + 2) % num_seats if num_seats == 4 else None
-        self.hand: set[Card] = set()
-        self.trump: str | None = None
-        self.trick: list[tuple[int, Card]] = []
 
-    # -- lines ------------------------------------------------------------------------------
+    @property
+    def trump(self) -> str | None:
+        return self.view.trump if isinstance(self.view, BriscolaView) else None
 
-    def notify(self, words: list[str]) -> None:
-        head = words[0]
-        if head == "deal":
-            self.hand, self.trump, self.trick = set(), None, []
-        elif head == "hand":
-            self.hand = {Card.parse(w) for w in words[1:]}
-        elif head == "briscola" and len(words) == 2:
-            self.trump = Card.parse(words[1]).suit
-        elif head == "draw" and len(words) == 3 and int(words[1]) == self.seat:
-            self.hand.add(Card.parse(words[2]))
-        elif head == "trick":
-            self.trick = []
-        elif head == "play" and len(words) == 3:
-            seat, card = int(words[1]), Card.parse(words[2])
-            self.trick.append((seat, card))
-            if seat == self.seat:
-                self.hand.discard(card)
+    @property
+    def trick(self) -> list[tuple[int, Card]]:
+        return self.view.trick
 
     # -- decisions --------------------------------------------------------------------------
 

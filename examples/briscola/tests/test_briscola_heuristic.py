@@ -17,12 +17,13 @@ from cardcli_briscola.heuristic import BriscolaHeuristic
 
 
 def strategy(seat: int = 0, players: int = 2, lines: str = "") -> BriscolaHeuristic:
-    """A strategy told the header's seat and ``lines`` (one event a line), as the heuristic
-    player tells it."""
-    told = BriscolaHeuristic(seat, players, {})
-    for line in lines.strip().splitlines():
-        told.notify(line.split())
-    return told
+    """The strategy of a heuristic player told the header of a match in which it is ``seat``,
+    then ``lines`` (one event a line): the player keeps the seat's view from them, which the
+    strategy reads."""
+    player = HeuristicPlayer()
+    player.notify([f"game briscola standard {players} {seat}", "begin", *lines.strip().splitlines()])
+    assert isinstance(player.strategy, BriscolaHeuristic)
+    return player.strategy
 
 
 def choose(told: BriscolaHeuristic, moves: str) -> str:
@@ -78,9 +79,9 @@ def test_with_a_partner_it_loads_a_trick_it_holds_and_else_throws_cheap() -> Non
     assert choose(strategy(0, 4, last), "2H 3D AS KC") == "AS", "last: load the ace, never a trump"
 
 
-def test_it_keeps_its_hand_from_its_own_lines() -> None:
+def test_its_view_keeps_its_hand_from_its_own_lines() -> None:
     told = strategy(0, lines=DEAL + "play 0 2S\nplay 1 3S\ntaken 1 1 10\ndraw 1\ndraw 0 QH\ntrick 2 1\n")
-    assert told.hand == {Card.parse(t) for t in ("5H", "AD", "QH")} and told.trump == "C"
+    assert set(told.view.hand) == {Card.parse(t) for t in ("5H", "AD", "QH")} and told.trump == "C"
     assert told.trick == []
 
 
@@ -90,7 +91,7 @@ def test_its_hand_is_the_engines_at_every_decision() -> None:
         for match, seat in decisions(players, 5, players_told, partners_see_hands=True):
             strategy_now = players_told[seat].strategy
             assert isinstance(strategy_now, BriscolaHeuristic)
-            assert {c.text for c in strategy_now.hand} == set(match.decisions()[0].moves)
+            assert {c.text for c in strategy_now.view.hand} == set(match.decisions()[0].moves)
             move = players_told[seat].choose(Request("play", match.decisions()[0].moves, 1000))
             assert move in match.decisions()[0].moves
 
