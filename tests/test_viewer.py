@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from html import unescape
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import attrs
 import pytest
@@ -26,10 +26,15 @@ from cardcli.referee import Settings, play_match
 from cardcli.games import registry
 from cardcli.games.card_bits import TEXTS, texts
 from cardcli.games.dealing import shuffled
+from cardcli.games.peppa.view import PeppaView
+from cardcli.games.pepper.view import PepperView
+from cardcli.games.seep.view import SeepView
+from cardcli.games.view import SeatView, view_for
 from cardcli.replay import walk
 from cardcli.seats.base import Request, SeatFault
 from cardcli.seats.builtin import InProcessSeat
 from harness import TranscriptSeat, every_game_variant_and_count
+from viewer_expect import sort_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 COMBOS = every_game_variant_and_count()
@@ -296,39 +301,61 @@ def test_faults_and_fallback_moves_are_placed_at_their_step(tmp_path: Path) -> N
 
 HARNESS = r"""
 const core = require(process.argv[2]);
-const data = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
+const pages = [].concat(JSON.parse(require("fs").readFileSync(process.argv[3], "utf8")));
 const problems = [];
 const tables = {};
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-const m = data.matches[0];
-core.prepare(m);
-const views = data.seat === null ? ["all"].concat([...Array(m.players).keys()]) : [data.seat];
-views.forEach((view) => {
-  let st = null;
-  tables[view] = [];
-  for (let s = 0; s < m.nsteps; s++) {
-    st = core.stateAt(m, s, view, st);
-    const at = `view ${view} step ${s}`;
-    st.problems.forEach((p) => problems.push(`${at}: ${p}`));
-    st.problems = [];
-    if (s % 7 === 3) {
-      const fresh = core.stateAt(m, s, view, null);
-      fresh.problems = [];
-      if (!same(fresh, st)) problems.push(`${at}: a jump gives another state than stepping`);
+const whole = process.argv[4] === "state";
+const stateOf = (st) => ({...st, move: undefined, log: st.log.map((mv) => [mv.seat, mv.kind, mv.token])});
+pages.forEach((data) => data.matches.forEach((m, k) => {
+  core.prepare(m);
+  const views = data.seat === null ? ["all"].concat([...Array(m.players).keys()]) : [data.seat];
+  views.forEach((view) => {
+    let st = null;
+    tables[view] = tables[view] || [];
+    for (let s = 0; s < m.nsteps; s++) {
+      st = core.stateAt(m, s, view, st);
+      const at = `${k ? `match ${k} ` : ""}view ${view} step ${s}`;
+      st.problems.forEach((p) => problems.push(`${at}: ${p}`));
+      st.problems = [];
+      if (s % 7 === 3) {
+        const fresh = core.stateAt(m, s, view, null);
+        fresh.problems = [];
+        if (!same(fresh, st)) problems.push(`${at}: a jump gives another state than stepping`);
+      }
+      const floor = st.floor && st.deal ? st.floor : {loose: [], houses: []};
+      tables[view].push({
+        deal: st.deal, move: st.move ? st.move.index : null, totals: st.totals,
+        hands: st.hands.map((h, p) => h === null ? null : core.sortCards(h)), counts: st.counts,
+        trick: st.trick.map((p) => [p.seat, p.card]),
+        loose: core.sortCards(floor.loose),
+        houses: floor.houses.map((h) => [h.value, h.cemented, h.owners.slice().sort(), core.sortCards(h.cards)])
+          .sort((a, b) => a[0] - b[0]),
+        ...(whole ? {state: stateOf(st)} : {}),
+      });
     }
-    const floor = st.floor && st.deal ? st.floor : {loose: [], houses: []};
-    tables[view].push({
-      deal: st.deal, move: st.move ? st.move.index : null, totals: st.totals,
-      hands: st.hands.map((h, p) => h === null ? null : core.sortCards(h)), counts: st.counts,
-      trick: st.trick.map((p) => [p.seat, p.card]),
-      loose: core.sortCards(floor.loose),
-      houses: floor.houses.map((h) => [h.value, h.cemented, h.owners.slice().sort(), core.sortCards(h.cards)])
-        .sort((a, b) => a[0] - b[0]),
-    });
-  }
-});
+  });
+}));
 console.log(JSON.stringify({problems, tables}));
 """
+
+VIEWER_JS = ROOT / "cardcli/viewer/viewer.js"
+
+
+def node_harness(tmp_path: Path, data: dict[str, Any] | list[dict[str, Any]], script: Path = VIEWER_JS,
+                 harness: str = HARNESS, *flags: str) -> dict[str, Any]:
+    """``harness`` run by node over a page's ``data`` (or the data of several seats' pages, in
+    one run) with ``script`` as the viewer. HARNESS goes through every step of each match of
+    the page (in the order of the matches), in each of its views, by steps and by jumps, and
+    gives each view's tables; with the flag ``state``, each step's table also holds the
+    script's state of the table (its log's moves as [seat, kind, token], without the step's
+    move)."""
+    (tmp_path / "harness.js").write_text(harness)
+    (tmp_path / "data.json").write_text(json.dumps(data))
+    proc = subprocess.run(["node", str(tmp_path / "harness.js"), str(script), str(tmp_path / "data.json"), *flags],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
 
 
 def engine_table(record: dict[str, Any]) -> list[dict[str, Any]]:
@@ -376,14 +403,9 @@ def test_the_script_keeps_the_engine_s_table_in_every_view(
     hand, the trick in progress, Seep's floor and houses, the totals; and a view never knows a
     hand it may not see."""
     record, _ = match(game, variant, players, seed=8, max_deals=6)
-    (tmp_path / "harness.js").write_text(HARNESS)
     engine = engine_table(record)
     for seat in (None, players - 1):
-        (tmp_path / "data.json").write_text(json.dumps(viewer.page_data([record], seat)))
-        proc = subprocess.run(["node", str(tmp_path / "harness.js"), str(ROOT / "cardcli/viewer/viewer.js"),
-                               str(tmp_path / "data.json")], capture_output=True, text=True, timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        out = json.loads(proc.stdout)
+        out = node_harness(tmp_path, viewer.page_data([record], seat))
         assert not out["problems"], out["problems"][:10]
         assert sorted(out["tables"]) == sorted(["all", *map(str, range(players))] if seat is None else [str(seat)])
         for view, tables in out["tables"].items():
@@ -399,6 +421,180 @@ def test_the_script_keeps_the_engine_s_table_in_every_view(
                     else:
                         assert got["hands"][p] is None, f"{at}: seat {p}'s hand is known to seat {view}"
                         assert got["counts"][p] == want["held"][p], f"{at}: seat {p} shows {got['counts'][p]} backs"
+
+
+# -- a seat's page against the Python seat view -------------------------------------------------------
+
+
+def seat_view_steps(lines: list[str], m: dict[str, Any]) -> list[dict[str, Any]]:
+    """What the game's seat view (``view_for``, as the human seat keeps it) knows at every step
+    of a match ``m`` of a seat's page, fed the lines that seat was sent, in order: at each step
+    up to the last line the step holds (and the header and request lines that follow it). The
+    page's lines are checked to be the seat's own on the way."""
+    page_lines = [[line for _, line in event_lines(step)] for deal in m["deals"] for step in deal["steps"]]
+    view, at, known = SeatView(), 0, []
+
+    def feed_headers() -> None:
+        nonlocal view, at
+        while at < len(lines) and lines[at].split()[0] in HEADER_WORDS:
+            words = lines[at].split()
+            if words[0] == "game":
+                view = view_for(words[1])
+            view.update(words)
+            at += 1
+
+    for step, told in enumerate([[], *page_lines]):
+        feed_headers()
+        for line in told:
+            assert at < len(lines) and lines[at] == line, f"step {step}: the page has {line!r}, the seat was sent " \
+                f"{lines[at] if at < len(lines) else 'nothing more'!r}"
+            view.update(line.split())
+            at += 1
+            feed_headers()
+        known.append(seat_view_knows(view))
+    assert at == len(lines), f"the seat was sent {lines[at:]} after the page's last step"
+    return known
+
+
+def seat_view_knows(view: SeatView) -> dict[str, Any]:
+    """What a seat view keeps that the viewer's script keeps too, in common terms: the dealer
+    and the leader (-1 for none), the seat's hand (sorted), the trick in progress (once taken,
+    none) and the trick just taken until the next is led, the deal's moves the seat saw (but
+    Peppa's pass, which the view keeps apart), the running totals (zeros before the first
+    ``totals`` line), the tricks and points taken in this deal; Peppa's pass; Pepper's auction,
+    contract and trump; Seep's bidder, bid, floor, the cards each seat holds, the cards each
+    has captured and its seeps."""
+    n = len(view.names)
+    known: dict[str, Any] = {
+        "dealer": view.dealer, "hand": list(sort_tokens(c.text for c in view.hand)),
+        "trick number": view.trick_number, "leader": view.leader,
+        "trick": [[seat, card.text] for seat, card in view.trick] if view.leader >= 0 else [],
+        "trick just taken": [[seat, card.text] for seat, card in view.trick] if view.leader < 0 and view.trick else None,
+        "moves": [list(move) for move in view.moves],
+        "totals": [int(t) for t in view.totals] or [0] * n, "tricks": list(view.tricks),
+    }
+    if isinstance(view, SeepView):
+        known["bidder"], known["bid"], known["held"] = view.bidder, view.bid, list(view.held)
+        known["floor"] = None if view.table is None else floor_of(view.table)
+        known["captured"] = [len(cards) for cards in view.captured]
+        known["seeps"] = [len(seeps) for seeps in view.seeps]
+        return known
+    known["points"] = list(view.points)
+    if isinstance(view, PeppaView):
+        known["passing"] = view.passing
+        known["passed"], known["received"] = [c.text for c in view.passed], [c.text for c in view.received]
+    if isinstance(view, PepperView):
+        known["bids"], known["high bidder"] = list(view.latest_bids), view.high_bidder
+        known["contract"] = None if view.contract is None else list(view.contract)
+        known["trump"] = None if view.declarer < 0 else [view.declarer, view.trump or "NT"]
+    return known
+
+
+def floor_of(items: list[str]) -> dict[str, Any]:
+    """A Seep ``table`` line's items as the floor: the loose cards, and the houses (value,
+    cemented, owners, cards; each sorted, the houses by value)."""
+    loose = [item for item in items if not item.startswith("h")]
+    houses = []
+    for item in items:
+        if item.startswith("h"):
+            value, kind, owners, cards = item[1:].split(":")
+            houses.append([int(value), kind == "c", sorted(int(o) for o in owners.split(",") if o),
+                           list(sort_tokens(cards.split("+")))])
+    return {"loose": list(sort_tokens(loose)), "houses": sorted(houses)}
+
+
+def script_knows(st: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The script's state of a seat's table (HARNESS's ``state``) in the terms of
+    :func:`seat_view_knows`."""
+    n = st["n"]
+    known: dict[str, Any] = {
+        "dealer": -1 if st["dealer"] is None else st["dealer"],
+        "hand": list(sort_tokens(st["hands"][seat] or [])),
+        "trick number": st["trickNo"], "leader": -1 if st["leader"] is None else st["leader"],
+        "trick": [[p["seat"], p["card"]] for p in st["trick"]],
+        "trick just taken": [[p["seat"], p["card"]] for p in st["last"]["cards"]]
+        if st["leader"] is None and st["last"] else None,
+        "moves": [[seat, token] for seat, kind, token in st["log"] if kind != "pass"],
+        "totals": st["totals"], "tricks": st["tricks"],
+    }
+    if st["game"] == "seep":
+        known["bidder"] = -1 if st["bidder"] is None else st["bidder"]
+        known["bid"] = None if st["bid"] is None else st["bid"]["value"]
+        known["held"] = st["counts"]
+        floor = st["floor"]
+        known["floor"] = None if floor is None else floor_of(
+            [*floor["loose"], *(f"h{h['value']}:{'c' if h['cemented'] else 'o'}:{','.join(map(str, h['owners']))}:"
+                                f"{'+'.join(h['cards'])}" for h in floor["houses"])])
+        known["captured"], known["seeps"] = st["captured"], st["seeps"]
+        return known
+    known["points"] = st["taken"]
+    if st["game"] == "peppa":
+        known["passing"] = st["passing"]
+        known["passed"] = [c for p in st["passes"] if p["from"] == seat for c in p["cards"]]
+        known["received"] = [c for r in st["received"] if r["seat"] == seat for c in r["cards"]]
+    if st["game"] == "pepper":
+        bids: list[str | None] = [None] * n
+        for b in st["auction"]:
+            bids[b["seat"]] = b["bid"]
+        known["bids"] = bids
+        known["high bidder"] = next((b["seat"] for b in reversed(st["auction"]) if b["bid"] != "pass"), -1)
+        contract = st["contract"]
+        known["contract"] = None if contract is None else [contract["seat"], contract["bid"]]
+        known["trump"] = None if st["trump"] is None else [contract["seat"] if contract else -1, st["trump"]]
+    return known
+
+
+def script_against_seat_view(tmp_path: Path, played: list[tuple[dict[str, Any], list[list[str]]]],
+                              seats: Sequence[int]) -> int:
+    """At every step of each of ``seats``' pages of the records of ``played`` (each with the
+    lines every seat was sent in it), what the script (under node, one run for every page)
+    knows is what the game's seat view, fed the lines that seat was sent, knows; the number of
+    steps compared."""
+    pages = [viewer.page_data([record for record, _ in played], seat) for seat in seats]
+    out = node_harness(tmp_path, pages, VIEWER_JS, HARNESS, "state")
+    assert not out["problems"], out["problems"][:10]
+    compared = 0
+    for seat, data in zip(seats, pages):
+        tables = iter(out["tables"][str(seat)])
+        for (record, lines), m in zip(played, data["matches"], strict=True):
+            for step, want in enumerate(seat_view_steps(lines[seat], m)):
+                got = script_knows(next(tables)["state"], seat)
+                assert got.keys() == want.keys()
+                for key in want:
+                    assert got[key] == want[key], \
+                        f"{record['game']} seed {record['seed']}, seat {seat}'s page, step {step}: the script's " \
+                        f"{key} {got[key]}, the seat view's {want[key]}"
+                compared += 1
+        assert next(tables, None) is None, "the script has more steps than the matches"
+    return compared
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize("game, variant, players", COMBOS)
+def test_a_seat_page_s_script_knows_what_the_seat_view_knows(
+        tmp_path: Path, game: str, variant: str, players: int) -> None:
+    """The script's table (viewer.js under node) and the game's seat view (the human seat's,
+    the players' and the learners' Python view), told the same lines, agree at every step of
+    every seat's page, for several seeds: the seat's hand, the trick in progress, the tricks
+    and points taken, the dealer, the leader, the totals and each game's own (Peppa's pass,
+    Pepper's bids, contract and trump, Seep's bid, floor and houses, cards held and captured,
+    seeps)."""
+    played = []
+    for seed in (1, 2, 3):
+        record, seats = match(game, variant, players, seed=seed, max_deals=3)
+        played.append((record, [seat.lines for seat in seats]))
+    assert script_against_seat_view(tmp_path, played, range(players)) > 3 * players
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize("game", registry.MODULES)
+def test_a_long_match_s_seat_page_s_script_knows_what_the_seat_view_knows(tmp_path: Path, game: str) -> None:
+    """Long matches, their totals carried over every deal: whole matches (Pepper, whose random
+    players seldom reach its target, for 40 deals)."""
+    spec = registry.get(game)
+    record, seats = match(game, spec.default_variant.name, spec.player_counts[0], seed=11, max_deals=40)
+    assert len(record["deals"]) > 6 and (game == "pepper" or not record["adjudicated"])
+    assert script_against_seat_view(tmp_path, [(record, [seat.lines for seat in seats])], [1]) > 300
 
 
 # -- the core and the games' scripts -------------------------------------------------------------------
@@ -483,17 +679,12 @@ def test_each_game_s_script_registers_its_hooks_under_its_name() -> None:
     assert all(counts) and none == 0, dict(zip([*OWN_GAMES, "no-such-game"], [*counts, none]))
 
 
-def run_harness(tmp_path: Path, code: str, data: dict[str, Any]) -> dict[str, Any]:
-    """HARNESS over the script of a page (its core and games' scripts as the page has them),
-    kept where no game's script is beside it for the core to require."""
+def run_harness(tmp_path: Path, code: str, data: dict[str, Any], harness: str = HARNESS) -> dict[str, Any]:
+    """``harness`` over the script of a page (its core and games' scripts as the page has
+    them), kept where no game's script is beside it for the core to require."""
     (tmp_path / "viewer").mkdir(exist_ok=True)
     (tmp_path / "viewer" / "page.js").write_text(code)
-    (tmp_path / "harness.js").write_text(HARNESS)
-    (tmp_path / "data.json").write_text(json.dumps(data))
-    proc = subprocess.run(["node", str(tmp_path / "harness.js"), str(tmp_path / "viewer" / "page.js"),
-                           str(tmp_path / "data.json")], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return node_harness(tmp_path, data, tmp_path / "viewer" / "page.js", harness)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
@@ -550,14 +741,7 @@ def test_a_game_script_that_fails_is_a_problem_on_the_page_not_a_blank_one(
     assert "boom" in code
     probe = HARNESS.replace("console.log(JSON.stringify({problems, tables}));",
                             "console.log(JSON.stringify({problems: core.scriptProblems, tables}));")
-    (tmp_path / "viewer").mkdir()
-    (tmp_path / "viewer" / "page.js").write_text(code)
-    (tmp_path / "probe.js").write_text(probe)
-    (tmp_path / "data.json").write_text(json.dumps(viewer.page_data([record])))
-    proc = subprocess.run(["node", str(tmp_path / "probe.js"), str(tmp_path / "viewer" / "page.js"),
-                           str(tmp_path / "data.json")], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
+    out = run_harness(tmp_path, code, viewer.page_data([record]), probe)
     assert out["problems"] == ["the viewer script broken_viewer:viewer.js failed: boom"]
     assert len(out["tables"]["all"]) == len(engine_table(record))
     for named in ("broken_viewer:missing.js", "no_such_package:viewer.js", "viewer.js"):

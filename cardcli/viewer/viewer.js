@@ -182,7 +182,7 @@
     st.hands = nulls(n);        // the cards of each seat, or null where this view does not know them
     st.counts = zeros(n);       // how many cards each seat holds (for the backs)
     st.trickNo = 0;
-    st.leader = null;
+    st.leader = null;           // who leads the trick in progress; null once it is taken (as in SeatView)
     st.trick = [];              // {seat, card} in play order
     st.last = null;             // the last trick taken: {n, winner, points, cards}
     st.tricks = zeros(n);
@@ -266,6 +266,7 @@
       case "taken":
         st.last = { n: +w[1], winner: +w[2], points: +w[3], cards: st.trick };
         st.trick = [];
+        st.leader = null;
         st.tricks[+w[2]] += 1;
         st.taken[+w[2]] += +w[3];
         if (st.move) st.move.taken = st.last;

@@ -18,7 +18,8 @@ class SeepView(SeatView):
     def new_deal(self) -> None:
         super().new_deal()
         self.table: list[str] | None = None
-        """The floor as the last ``table`` line gave it; None before it is turned up."""
+        """The floor as the last ``table`` line gave it; None before it is turned up, empty
+        once the deal's ``leftover`` line has cleared it."""
         self.bonus = [0] * len(self.names)
         """Seep bonuses each seat has won in this deal."""
         self.plays = 0
@@ -83,8 +84,10 @@ class SeepView(SeatView):
         elif kind == "seep" and len(args) >= 2 and int(args[0]) < len(self.bonus):
             self.bonus[int(args[0])] += int(args[1])
             self.seeps[int(args[0])].append(int(args[1]))
-        elif kind == "leftover" and len(args) >= 1 and args[0].isdigit():
-            self._capture(int(args[0]), args[1:])
+        elif kind == "leftover":
+            if args and args[0].isdigit():
+                self._capture(int(args[0]), args[1:])
+            self.table = []  # the leftover, given to a seat or to nobody, leaves the floor empty
 
     def _capture(self, seat: int, cards: Sequence[str]) -> None:
         """``seat`` captured ``cards``, counted at their worth under the match's scoring (the
