@@ -1,14 +1,16 @@
 """The conformance suite: many seeded random matches of every registered game, variant and
 player count, to the end, with invariants checked on the way and on the record.
 
-A game added to the registry is covered automatically; it must also register its own
-invariants in ``INVARIANTS`` below, or this suite fails for it.
+A game added to the registry, a plugin's included, is covered automatically, with the
+invariants every game keeps (:func:`every_game_invariants`); a game's own invariants are
+added where ``INVARIANTS`` below has them.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
@@ -20,7 +22,7 @@ from cardcli.games.notation import spent_card
 from cardcli.games.peppa.rules import CARD_VALUES
 from cardcli.games.tricks import step
 from cardcli.replay import verify, walk
-from harness import Played, every_game_variant_and_count, play, random_options
+from harness import Played, every_game_variant_and_count, install_briscola, play, random_options
 
 MATCHES = 12
 
@@ -248,6 +250,37 @@ def pepper_invariants(played: Played) -> None:
         assert best >= record["options"]["target"]
 
 
+RECORD_KEYS = frozenset({"number", "dealer", "hands", "moves", "points", "totals", "notes"})
+"""A recorded deal's keys that are not places cards are dealt to (beside ``hands``, a game's
+facts name its own: Seep's floor, Pepper's dead hand, a stock)."""
+
+
+def every_game_invariants(played: Played) -> None:
+    """What every game keeps, whatever its rules: each deal deals every card of the deck once
+    (to the hands and the game's other places), no card is played twice in a deal, the totals
+    add up the deal points, events go only to seats of the match, and the result places every
+    seat once (unless the match is annulled)."""
+    record = played.result.record
+    n = len(record["seats"])
+    deck = sorted(c.text for c in registry.get(record["game"]).deck())
+    totals: list[int] | None = None
+    for deal in record["deals"]:
+        assert len(deal["hands"]) == n
+        dealt = [c for hand in deal["hands"] for c in hand]
+        dealt += [c for key, cards in deal.items() if key not in RECORD_KEYS for c in cards]
+        assert sorted(dealt) == deck, "every card dealt once"
+        spent = [spent_card(m["move"]) for m in deal["moves"] if m["kind"] == "play"]
+        cards = [c for c in spent if c is not None]
+        assert len(cards) == len(set(cards)) and set(cards) <= set(deck), "no card played twice"
+        assert all(0 <= m["seat"] < n for m in deal["moves"])
+        totals = deal["points"] if totals is None else [t + p for t, p in zip(totals, deal["points"])]
+        assert totals == deal["totals"], "the totals add up the deal points"
+    assert all(e.audience is None or e.audience <= set(range(n)) for e in played.events)
+    result = record["result"]
+    if not result["annulled"]:
+        assert sorted(result["winners"] + result["losers"] + result["draws"]) == list(range(n))
+
+
 INVARIANTS: dict[str, Callable[[Played], None]] = {
     "peppa": peppa_invariants,
     "seep": seep_invariants,
@@ -261,7 +294,6 @@ table rarely reaches its target): fewer per combination."""
 
 @pytest.mark.parametrize("game, variant, players", every_game_variant_and_count())
 def test_random_matches_end_with_invariants_and_verifiable_records(game: str, variant: str, players: int) -> None:
-    assert game in INVARIANTS, f"register the conformance invariants of {game}"
     spec = registry.get(game)
     for k in range(MATCHES_OF.get(game, MATCHES)):
         rng = random.Random(f"{game}/{variant}/{players}/{k}")
@@ -269,9 +301,36 @@ def test_random_matches_end_with_invariants_and_verifiable_records(game: str, va
         played = play(game, variant, seed=1000 + k, options=options, num_players=players)
         record = played.result.record
         assert record["status"] == "complete" and record["faults"] == []
-        INVARIANTS[game](played)
+        check_invariants(played)
         replayed = verify(record)
         assert replayed.outcome == played.result.outcome
+
+
+def check_invariants(played: Played) -> None:
+    """The invariants of every game, then the game's own where it has them."""
+    every_game_invariants(played)
+    own = INVARIANTS.get(played.result.record["game"])
+    if own is not None:
+        own(played)
+
+
+@pytest.mark.fast
+def test_a_game_of_another_package_gets_the_invariants_of_every_game(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    """examples/briscola, found through the entry point as an installed package's game, has no
+    invariants of its own here: its matches are checked with those of every game, which also
+    catch a record that deals a card twice."""
+    install_briscola(monkeypatch, tmp_path)
+    combos = [combo for combo in every_game_variant_and_count() if combo[0] == "briscola"]
+    assert combos and "briscola" not in INVARIANTS
+    for game, variant, players in combos:
+        played = play(game, variant, seed=7, num_players=players, max_deals=3)
+        check_invariants(played)
+        assert verify(played.result.record).outcome == played.result.outcome
+    hands = played.result.record["deals"][0]["hands"]
+    hands[0][0] = hands[1][0]
+    with pytest.raises(AssertionError, match="every card dealt once"):
+        check_invariants(played)
 
 
 @pytest.mark.parametrize("game, variant, players", every_game_variant_and_count())

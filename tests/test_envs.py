@@ -30,6 +30,7 @@ from cardcli.games.dealing import shuffled
 from cardcli.games.notation import spent_card
 from cardcli.referee import Settings, play_match
 from cardcli.seats.builtin import builtin, scripted_seat
+from harness import hidden_swaps, swapped_decks
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = [(spec.name, n) for spec in registry.GAMES.values() for n in sorted(spec.player_counts)]
@@ -185,11 +186,13 @@ def replay_deal(game: str, players: int, seed: int, decks: Any, moves: list[Any]
 
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_an_observation_does_not_change_when_the_other_seats_hidden_cards_are_swapped(game: str, players: int) -> None:
-    """Two cards the watching seat has never been told of change places in the deck: one held
-    by another seat, the other in another place (a third seat's hand, a packet not dealt yet,
-    Pepper's dead hand). When every move of the deal so far is still legal (the swap fits all
-    that is public), every observation of the watching seat from the deal's start on is the
-    same, while the seat that held the first card sees its hand change."""
+    """Two cards the watching seat has never been told of change places in the deck
+    (:func:`harness.hidden_swaps`): one dealt to another seat, which was told of it, the other
+    in another place (a third seat's hand, a packet not dealt yet, Pepper's dead hand). When
+    every move of the deal so far is still legal (the swap fits all that is public), every
+    observation of the watching seat from the deal's start on is the
+    same, while the seat dealt the first card sees a change. tests/test_no_leak.py checks the
+    seat views themselves, and the lines, the same way."""
     rng = random.Random(f"{game}/{players}")
     swaps = 0
     for _ in range(40):
@@ -206,30 +209,22 @@ def test_an_observation_does_not_change_when_the_other_seats_hidden_cards_are_sw
             continue
         table, watch = env.table_now, rng.randrange(players)
         deal = table.state.deal_number - 1
-        held = {c.text: s for s, hand in enumerate(table.state.hands) for c in hand}
-        facts = table.deals[-1]
-        places = {**{("seat", s): cards for s, cards in enumerate(facts["hands"])},
-                  **{key: cards for key, cards in facts.items() if key != "hands"}}
-        told = log.cards_told(watch)
-        hidden = [(place, c) for place, cards in places.items() for c in cards if c not in told and held.get(c) != watch]
-        pairs = [(a, b) for a in hidden for b in hidden if a[0] != b[0] and a[1] in held]
+        pairs = hidden_swaps(table.deals[-1], [log.cards_told(s) for s in range(players)], watch)
         if not pairs or table.moves[-1].deal != deal + 1:
             continue
-        (_, card_a), (_, card_b) = rng.choice(pairs)
-        deck = list(shuffled(seed, deal, env.setup.spec.deck()))
-        i, j = (next(k for k, c in enumerate(deck) if c.text == t) for t in (card_a, card_b))
-        deck[i], deck[j] = deck[j], deck[i]
+        card_a, card_b = rng.choice(pairs)
+        holder = next(s for s, hand in enumerate(table.deals[-1]["hands"]) if card_a in hand)
         same, _ = replay_deal(game, players, seed, None, table.moves, deal, env.picked, watch)
         try:
-            swapped, other = replay_deal(game, players, seed, lambda k: deck if k == deal else
-                                         shuffled(seed, k, env.setup.spec.deck()), table.moves, deal, env.picked, watch)
+            swapped, other = replay_deal(game, players, seed, swapped_decks(table.setup, deal, card_a, card_b),
+                                         table.moves, deal, env.picked, watch)
         except IllegalActionError:
             continue  # the swap contradicts a move made: it does not fit what is public
         assert other.table_now.deals[-1] != table.deals[-1]
         assert len(same) == len(swapped) > 1
         for before, after in zip(same, swapped):
             assert np.array_equal(before, after)
-        assert not np.array_equal(seat_view(other, held[card_a]), seat_view(env, held[card_a]))
+        assert not np.array_equal(seat_view(other, holder), seat_view(env, holder))
         swaps += 1
         if swaps == 3:
             break
@@ -429,7 +424,7 @@ def test_the_python_examples_of_rl_md_run(capsys: pytest.CaptureFixture[str]) ->
         assert capsys.readouterr().out.strip(), "each example prints its result"
 
 
-@pytest.mark.parametrize("game", list(registry.GAMES))
+@pytest.mark.parametrize("game", registry.MODULES)  # docs/rl.md documents cardcli's own games
 def test_rl_md_shows_each_observation_layout_as_the_code_lays_it_out(game: str) -> None:
     page = (ROOT / "docs/rl.md").read_text()
     env = raw(game, max(registry.get(game).player_counts))

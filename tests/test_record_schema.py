@@ -116,8 +116,8 @@ def test_the_schema_is_a_draft_2020_12_schema_that_says_what_each_field_means() 
 
 def test_the_values_the_schema_lists_are_the_ones_cardcli_knows() -> None:
     props, defs = SCHEMA["properties"], SCHEMA["$defs"]
-    assert props["game"]["examples"] == list(registry.GAMES)
-    assert set(props["variant"]["examples"]) == {v.name for s in registry.GAMES.values() for v in s.variants}
+    assert props["game"]["examples"] == list(registry.MODULES)  # cardcli's own; a plugin's game is not listed
+    assert set(props["variant"]["examples"]) == {v.name for g in registry.MODULES for v in registry.get(g).variants}
     assert defs["fault"]["properties"]["kind"]["examples"] == list(FaultKind.ALL)
     assert props["format"]["const"] == records.FORMAT
     assert props["format_version"]["const"] == records.FORMAT_VERSION
@@ -141,7 +141,8 @@ def test_a_record_of_every_game_variant_and_player_count_matches(game: str, vari
     seats = [random_seat(f"r{s}", f"11/{s}") for s in range(players - 1)] + [first_seat("first")]
     record = play_match(setup, seats, Settings(max_deals=3)).record
     matches(record)
-    written_as_documented(record)
+    if game in registry.MODULES:  # the schema documents the values of cardcli's own games
+        written_as_documented(record)
     assert records.decode(records.dump(record).encode()) == record
 
 

@@ -41,8 +41,10 @@ LINEUPS = (
 
 def matches() -> Iterator[tuple[str, str, int, int, tuple[str, ...], int]]:
     """Game, variant, player count, seed, seats and deal limit of every golden match: three
-    short matches of each setup, and a whole match of heuristic players of each game."""
-    for game, spec in registry.GAMES.items():
+    short matches of each setup, and a whole match of heuristic players of each game: cardcli's
+    own games (a game another package installs has no golden record here)."""
+    for game in registry.MODULES:
+        spec = registry.get(game)
         for variant in spec.variants:
             for players in sorted(spec.player_counts):
                 for seed, lineup in enumerate(LINEUPS, start=1):
@@ -98,8 +100,9 @@ def env_digest(game: str, players: int, steps: int = 600) -> str:
 
 
 def env_setups() -> Iterator[tuple[str, int]]:
-    for game, spec in registry.GAMES.items():
-        for players in sorted(spec.player_counts):
+    """cardcli's own games (a game another package installs has no golden digest here)."""
+    for game in registry.MODULES:
+        for players in sorted(registry.get(game).player_counts):
             yield game, players
 
 
