@@ -58,7 +58,8 @@ import referee_pipe
 from cardcli.seats import cgroups, process, seccomp
 from cardcli.seats.limits import Limits
 from cardcli.seats.process import ProcessSeat
-from cardcli.seats.policy import SandboxPolicy, resolve
+from cardcli.seats.guard import resolve
+from cardcli.seats.policy import SandboxPolicy
 from cardcli.seats.sandbox import UID_BASE, Jail, support
 
 ROOT = referee_pipe.HERE.parent

@@ -16,7 +16,7 @@ from cardcli.games.dealing import shuffled
 from cardcli.games.notation import spent_card
 from cardcli.players.search.ismcts import Budget, deal_rewards, moves_of, search
 from cardcli.players.search.player import IsmctsPlayer, Settings
-from cardcli.players.search.playouts import policy_for
+from cardcli.players.search.hooks import policy_for
 from cardcli.players.search.worlds import ImpossibleView, Slot, allocate
 from cardcli.referee import Settings as MatchSettings
 from cardcli.referee import play_match

@@ -13,7 +13,8 @@ from ..games import registry
 from ..seats.spec import make_seat
 from ..seats.limits import Limits
 from ..seats.launch import Launch
-from ..seats.policy import DEFAULT_DISK_MIB, resolve
+from ..seats.guard import resolve
+from ..seats.policy import DEFAULT_DISK_MIB
 from .common import (announce_sandbox, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy,
                      sandbox_views, warn_options)
 

@@ -22,7 +22,7 @@ from ..report import closing_notes, summary_json, summary_text
 from ..seats.limits import Limits
 from ..seats.launch import Launch
 from ..series import Series
-from ..seats.policy import resolve
+from ..seats.guard import resolve
 from ..seats.spec import remote_names
 from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, json_option,
                      option_assignment, sandbox_views,

@@ -26,7 +26,8 @@ from ..tournament import entrants as entrants_file
 from ..tournament.entrants import Entrant
 from ..tournament.sprt import parse_sprt
 from ..tournament.stopping import SprtWatch
-from ..seats.policy import SandboxPolicy, resolve
+from ..seats.guard import resolve
+from ..seats.policy import SandboxPolicy
 from ..seats.visibility import View, crossings
 from ..seats.spec import remote_names
 from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, json_option,

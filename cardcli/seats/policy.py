@@ -1,5 +1,5 @@
 """What the organiser asked of the sandbox: ``--sandbox``, ``--bot-network``,
-``--sandbox-bind``, ``--bot-disk``, and whether this machine can give it.
+``--sandbox-bind``, ``--bot-disk`` (whether this machine can give it is :mod:`.guard`'s to say).
 
 A value apart from the sandbox's machinery (:mod:`.sandbox`), so that the command line can
 declare its options and a match of built-in players can run without loading bubblewrap's
@@ -11,8 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 import attrs
-
-from ..errors import UsageError
 
 if TYPE_CHECKING:
     from .visibility import View
@@ -49,16 +47,3 @@ class SandboxPolicy:
 
         return view_of(argv, workdir, dict(env or {}).get("PATH"), [*self.binds, *binds], self.hidden, show_workdir)
 
-
-def resolve(policy: SandboxPolicy) -> SandboxPolicy | None:
-    """The policy in force: None when off, or when ``auto`` finds no sandbox here. ``on``
-    without a usable sandbox is refused, since the user asked not to run bots unguarded."""
-    if policy.mode == "off":
-        return None
-    from .sandbox import support  # the probe, for a policy that may sandbox only
-
-    if support().bwrap is None:
-        if policy.mode == "on":
-            raise UsageError(f"--sandbox on: {support().detail}")
-        return None
-    return policy

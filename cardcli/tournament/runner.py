@@ -31,7 +31,8 @@ from ..small_files import read_small
 from ..referee import Settings, play_match
 from ..seats.base import Seat, close_all
 from ..seats.limits import Limits
-from ..seats.policy import DEFAULT_DISK_MIB, SandboxPolicy, resolve
+from ..seats.guard import resolve
+from ..seats.policy import DEFAULT_DISK_MIB, SandboxPolicy
 from ..seats.process import ProcessSeat
 from ..seats.spec import make_seat
 from ..remote.seat import RemoteContext

@@ -12,7 +12,7 @@ from typing import Callable
 
 import attrs
 
-from .playouts import Policy
+from .playouts import Policy, random_policy
 from .view import SeatView
 
 
@@ -32,3 +32,14 @@ class SearchHooks:
     card_policy: Policy | None = None
     """The ``playout=card`` policy, where the game has one (a card first, then one of its
     moves); None plays uniformly random moves."""
+
+
+def policy_for(hooks: SearchHooks, num_players: int, playout: str = "rule") -> Policy:
+    """The playout policy a game's hooks give: ``random``, uniform among the moves; ``card``,
+    the game's card-first policy where it has one; ``rule``, the game's own rule of thumb
+    where it has one. Otherwise, uniform."""
+    if playout == "rule" and hooks.rule_policy is not None:
+        return hooks.rule_policy(num_players)
+    if playout == "card" and hooks.card_policy is not None:
+        return hooks.card_policy
+    return random_policy

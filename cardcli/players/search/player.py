@@ -20,8 +20,7 @@ from ...errors import CardcliError, UsageError
 from ...seats.base import Request
 from ..heuristic import HeuristicPlayer
 from .ismcts import DEFAULT_ITERATIONS, Budget, deal_rewards, search
-from .hooks import SearchHooks
-from .playouts import policy_for
+from .hooks import SearchHooks, policy_for
 from .view import Header, SeatView
 from .worlds import ImpossibleView
 

@@ -23,12 +23,9 @@ The policy reads only the world it plays in, which the search drew from the seat
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import Callable, Sequence
 
 from ...games.base import MatchState
-
-if TYPE_CHECKING:
-    from .hooks import SearchHooks
 
 Policy = Callable[[MatchState, random.Random], None]
 """Plays one move for the seat to act, without events."""
@@ -101,14 +98,3 @@ class TrickPolicy:
             points = tricks.trick_points  # type: ignore[attr-defined]
             self._points = tuple(points(1 << i, False) for i in range(52))
         return self._points
-
-
-def policy_for(hooks: "SearchHooks", num_players: int, playout: str = "rule") -> Policy:
-    """The playout policy a game's hooks give: ``random``, uniform among the moves; ``card``,
-    the game's card-first policy where it has one; ``rule``, the game's own rule of thumb
-    where it has one. Otherwise, uniform."""
-    if playout == "rule" and hooks.rule_policy is not None:
-        return hooks.rule_policy(num_players)
-    if playout == "card" and hooks.card_policy is not None:
-        return hooks.card_policy
-    return random_policy
