@@ -87,11 +87,8 @@ class BriscolaFeatures(TrickFeatures):
         elif kind == "draw":
             self.stock_left -= 1
             self.vector[self._stock] = self.stock_left / LARGEST_STOCK
-            if len(args) == 2:
-                if int(args[0]) == self.seat:
-                    self.set_cards("hand", args[1:], self.cards)
-                if args[1] == self.briscola:
-                    self.one_hot("briscola_holder", self.place(args[0]))
+            if len(args) == 2 and args[1] == self.briscola:
+                self.one_hot("briscola_holder", self.place(args[0]))
             return
         elif kind == "partner":
             self.clear("partner")

@@ -79,7 +79,11 @@ TEXTS_40 = [c.text for c in SPEC.deck()]
 
 
 @pytest.mark.parametrize("players, options", [(2, {}), (4, {"partners_see_hands": True, "direction": "cw"})])
-def test_the_observation_says_what_the_seat_holds_and_sees(players: int, options: dict[str, Any]) -> None:
+@pytest.mark.parametrize("how_often", [1.0, 0.15])
+def test_the_observation_says_what_the_seat_holds_and_sees(players: int, options: dict[str, Any], how_often: float) -> None:
+    """Every seat observed after every step, or now and then: a seat's observation is written
+    when it is asked for, from all that seat was told since it was last asked, so a seat that
+    draws and plays several cards between two observations must show the hand it holds."""
     env = raw(players, **options)
     space = env.layout.space()
     for seed in range(3):
@@ -89,6 +93,8 @@ def test_the_observation_says_what_the_seat_holds_and_sees(players: int, options
             match = env.table_now.state
             assert isinstance(match, BriscolaMatch)
             for seat in range(players):
+                if rng.random() >= how_often:
+                    continue
                 observation = env.observe(f"player_{seat}")["observation"]
                 assert space.contains(observation)
                 assert cards_in(env, observation, "hand") == set(texts(match.hand_masks[seat]))
