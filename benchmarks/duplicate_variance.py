@@ -16,6 +16,7 @@ from pathlib import Path
 
 from cardcli.games import registry
 from cardcli.tournament import results, runner
+from cardcli.tournament.config import Config
 
 
 def spread(game: str, duplicate: bool, tournaments: int, matches: int, player: str) -> float:
@@ -26,7 +27,7 @@ def spread(game: str, duplicate: bool, tournaments: int, matches: int, player: s
     entrants = tuple((f"e{i}", player) for i in range(places))
     diffs = []
     for t in range(tournaments):
-        config = runner.Config(game=game, variant=None, options={}, players=players,
+        config = Config(game=game, variant=None, options={}, players=players,
                                entrants=entrants, deal_sets=deal_sets, seed=1000 + t,
                                duplicate=duplicate, settings={"max_deals": 60})
         with tempfile.TemporaryDirectory() as tmp:

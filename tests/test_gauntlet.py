@@ -18,7 +18,7 @@ import pytest
 
 from cardcli.games import registry
 from cardcli.record_shape import config_problem
-from cardcli.tournament import runner
+from cardcli.tournament.config import Config
 from cardcli.tournament.schedule import balance, places, plan
 from conftest import standings, PYTHON_BOT, read_records, run_cli
 
@@ -121,9 +121,9 @@ def test_the_configuration_keeps_the_gauntlet_and_old_ones_have_none() -> None:
     base = {"game": "peppa", "variant": None, "options": {}, "players": 4, "entrants": [["a", "random"], ["b", "first"]],
             "deal_sets": 2, "seed": 1}
     assert config_problem(base) is None
-    assert runner.Config.from_json(base).gauntlet is None
+    assert Config.from_json(base).gauntlet is None
     assert config_problem({**base, "gauntlet": "b"}) is None
-    assert runner.Config.from_json({**base, "gauntlet": "b"}).gauntlet_index == 1
+    assert Config.from_json({**base, "gauntlet": "b"}).gauntlet_index == 1
     assert config_problem({**base, "gauntlet": None}) is None
     assert "gauntlet" in (config_problem({**base, "gauntlet": "c"}) or "")
     assert "gauntlet" in (config_problem({**base, "gauntlet": 1}) or "")

@@ -395,9 +395,9 @@ def test_an_interrupted_record_matches() -> None:
 
 def test_the_suite_s_own_process_spools_every_record_it_writes() -> None:
     assert getattr(records.dump, "spools_records", False)
-    import cardcli.tournament.runner
+    import cardcli.tournament.worker
 
-    assert cardcli.tournament.runner.dump is records.dump
+    assert cardcli.tournament.worker.dump is records.dump
     assert Path(os.environ[record_schema_check.SPOOL_ENV]).is_dir()
 
 

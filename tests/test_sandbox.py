@@ -247,9 +247,10 @@ def test_no_bot_process_plays_two_rotations_of_one_deal_set_and_no_file_survives
     the deal set comes back rotated: each process meets a deal set once, and in the sandbox
     its scratch is empty at every match."""
     from cardcli.tournament import runner
+    from cardcli.tournament.config import Config
 
     directory = tmp_path / "t"
-    config = runner.Config(
+    config = Config(
         game="peppa", variant=None, options={}, players=4, deal_sets=3, seed=5,
         entrants=(("intruder", intruder("--remember")), ("house", "random")),
         settings={"move_time": 5.0, "startup_time": 10.0, "quit_grace": 0.5, "keep_info": True},
@@ -276,11 +277,12 @@ def test_a_tournament_bot_cannot_read_the_tournament_even_naming_its_files(sandb
     records.jsonl: named on the bot's own command line, and still not there (without the
     sandbox the same bot reads them: the attack is real)."""
     from cardcli.tournament import runner
+    from cardcli.tournament.config import Config
 
     directory = tmp_path / "t"
     directory.mkdir()
     secrets = [directory / "config.json", directory / "records.jsonl", directory]
-    config = runner.Config(
+    config = Config(
         game="peppa", variant=None, options={}, players=4, deal_sets=2, seed=5,
         entrants=(("intruder", intruder(*[f"--probe={p}" for p in secrets])), ("house", "random")),
         settings={"move_time": 5.0, "startup_time": 10.0, "quit_grace": 0.5, "keep_info": True},

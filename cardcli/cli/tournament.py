@@ -20,6 +20,7 @@ from ..safe_text import display_name
 from ..tournament import results as tables
 from ..tournament import runner
 from ..tournament import schedule
+from ..tournament.config import Config
 from ..tournament.bundles import FAULTS, bundle_count
 from ..tournament.cluster import ClusterRun, ClusterSpec, Shipment
 from ..tournament import entrants as entrants_file
@@ -260,7 +261,7 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
     return 0
 
 
-def _check_views(config: runner.Config, guard: SandboxPolicy | None, directory: Path,
+def _check_views(config: Config, guard: SandboxPolicy | None, directory: Path,
                  stderr: str | None) -> dict[str, View]:
     """What each entrant's sandboxed bot may see, checked before the tournament starts: a view
     the sandbox refuses, or one entrant that would see another's directory, is a one-line
@@ -339,7 +340,7 @@ def _new_config(game: str, entrants: list[Entrant], variant: str | None, options
                 restart_bots: bool, move_time: float, time_bank: float | None, startup_time: float,
                 quit_grace: float, max_deals: int,
                 on_fault: str, limits: dict[str, int | None], sandbox: dict[str, object],
-                sign_key: str | None, gauntlet: str | None = None) -> runner.Config:
+                sign_key: str | None, gauntlet: str | None = None) -> Config:
     if len(entrants) < 2:
         raise UsageError("a tournament needs at least two --bot entrants (or an --entrants FILE that adds them)")
     names = [e.name for e in entrants]
@@ -361,7 +362,7 @@ def _new_config(game: str, entrants: list[Entrant], variant: str | None, options
                                 "on_fault": on_fault, "max_deals": max_deals}
     if time_bank is not None:
         settings["time_bank"] = time_bank
-    return runner.Config(
+    return Config(
         game=setup.spec.name, variant=setup.variant.name, options=dict(given), players=setup.num_players,
         entrants=tuple((e.name, e.spec) for e in entrants), deal_sets=deal_sets, seed=seed, duplicate=duplicate,
         permutations=permutations,
@@ -387,7 +388,7 @@ NAMES_SHOWN = 6
 a larger field is summed up as "and N more", so the warning stays one line."""
 
 
-def _warn_unbalanced(config: runner.Config) -> None:
+def _warn_unbalanced(config: Config) -> None:
     """One line on stderr, before anything is played, when the schedule does not give every
     entrant the same number of matches: the fewest and the most, who plays them, and the
     numbers of deal sets that would be even (:func:`cardcli.tournament.schedule.balance` says

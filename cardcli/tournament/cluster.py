@@ -4,7 +4,7 @@
 The parent stays what it is with ``-j``: it makes the schedule, hands out the matches, and
 appends (and fsyncs) each record as it arrives. Only the executor changes. A Dask task does
 not play the match in the Dask worker itself: it hands it to a cardcli worker process of its
-own (the very ``_worker`` loop of ``-j``, started once per Dask worker thread and kept), so
+own (the very worker loop of ``-j``, :func:`.worker.serve`, started once per Dask worker thread and kept), so
 that bots stay alive from match to match as they do locally, a bot's crash or flood can never
 take the Dask worker down (a bot fault is a recorded fault, never a ``KilledWorker``), and the
 bots die with their worker: the cardcli process ends when the thread that started it does
@@ -42,7 +42,10 @@ from typing import Any, Callable, Iterable, Sequence
 import attrs
 
 from ..errors import CardcliError, UsageError
+from .config import Config
+from .executor import Executor, Store
 from .schedule import MatchPlan
+from .worker import Finished, serve, signed_here
 
 MAX_SHIPMENT = 256 << 20
 """Bytes of bot directories a tournament ships, packed: beyond it, use a shared filesystem."""
@@ -215,9 +218,9 @@ _STOPPED: set[str] = set()
 thread) must not start a process again when it finds its own gone."""
 
 
-def play_on_worker(config: Any, match: MatchPlan, run: str, cwd: str | None) -> Any:
+def play_on_worker(config: Config, match: MatchPlan, run: str, cwd: str | None) -> Finished | None:
     """The task: play ``match`` in this thread's cardcli worker process (started on first use)
-    and return its :class:`cardcli.tournament.runner.Finished`. A cardcli process that died
+    and return its :class:`.worker.Finished`. A cardcli process that died
     (killed from outside) is replaced once before the task fails."""
     for attempt in (1, 2):
         conn = _process_for(config, run, cwd)
@@ -233,7 +236,7 @@ def play_on_worker(config: Any, match: MatchPlan, run: str, cwd: str | None) -> 
     raise AssertionError("unreachable")
 
 
-def _process_for(config: Any, run: str, cwd: str | None) -> Connection | None:
+def _process_for(config: Config, run: str, cwd: str | None) -> Connection | None:
     """This thread's cardcli worker process for ``run``. A plain subprocess rather than a
     multiprocessing child: Dask's worker processes are daemonic, and multiprocessing refuses
     them children. It gets one end of a socket pair and speaks multiprocessing's pickled
@@ -271,15 +274,13 @@ def child_main() -> None:
     """The cardcli worker process on a Dask worker: the configuration first, then the
     ``-j`` worker loop (matches in, results out, bots kept alive, ended when told, on SIGTERM,
     or when the thread that started it ends)."""
-    from .runner import _worker
-
     fd, parent = int(sys.argv[1]), int(sys.argv[2])
     conn = Connection(fd)
     try:
         config = conn.recv()
     except EOFError:
         return
-    _worker(config, conn, parent, ())
+    serve(config, conn, parent, ())
 
 
 def _forget(run: str, thread: int, graceful: bool) -> None:
@@ -334,7 +335,7 @@ def live_processes(run: str | None = None) -> list[int]:
 # -- in the parent --------------------------------------------------------------------------------
 
 
-class ClusterRun:
+class ClusterRun(Executor):
     """This run's connection to the cluster. :meth:`open` reaches the scheduler (or starts a
     LocalCluster), waits for a worker and ships the bot directories, before anything is
     written, so a wrong address leaves no tournament directory behind; :meth:`play` plays the
@@ -392,14 +393,18 @@ class ClusterRun:
                 worker, problem = next(iter(wrong.items()))
                 raise ClusterError(f"--ship: on {len(wrong)} worker(s), e.g. {worker}: {problem}")
 
-    def play(self, config: Any, pending: Sequence[MatchPlan], store: Callable[[Any], None]) -> None:
+    def play(self, config: Config, pending: Sequence[MatchPlan], store: Store) -> None:
         """Each task a small batch of consecutive matches (:func:`batch_size`), each record
         stored as its task's result arrives; the outstanding tasks are cancelled whatever stops
-        this (the end, Ctrl-C, SIGTERM, a failure)."""
+        this (the end, Ctrl-C, SIGTERM, a failure). The workers do not hold the signing key:
+        the records are signed here, as they arrive."""
+        if not pending:
+            return
         from distributed import as_completed
 
         client = self._client
-        shared = client.scatter(config, broadcast=True, hash=False)
+        sign_key = config.sign_key
+        shared = client.scatter(attrs.evolve(config, sign_key=None), broadcast=True, hash=False)
         size = self.batch or batch_size(len(pending), self.threads)
         batches = [tuple(pending[i:i + size]) for i in range(0, len(pending), size)]
         futures = [client.submit(_task, shared, batch, self.run, self.key,
@@ -417,7 +422,7 @@ class ClusterRun:
                                        f"{err}")
                 for one in finished:
                     if one is not None:
-                        store(one)
+                        store(one if sign_key is None else signed_here(one, sign_key))
                 future.release()
             self.completed = True
         finally:
@@ -451,7 +456,7 @@ def batch_size(matches: int, threads: int) -> int:
     return max(1, min(MAX_BATCH, matches // (threads * TASKS_PER_THREAD)))
 
 
-def _task(config: Any, batch: Sequence[MatchPlan], run: str, key: str | None) -> list[Any]:
+def _task(config: Config, batch: Sequence[MatchPlan], run: str, key: str | None) -> list[Finished | None]:
     """What a Dask worker runs for a batch of matches (see :func:`play_on_worker`)."""
     cwd = None
     if key is not None:

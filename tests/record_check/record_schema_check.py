@@ -3,7 +3,7 @@
 
 A record reaches a file through one function, :func:`cardcli.records.dump`: ``play --record``
 appends what it returns (``records.append``), and a tournament's worker makes each line with it
-(``Finished.of``, through the name ``runner`` imported) before the parent appends the line
+(``Finished.of``, through the name ``cardcli.tournament.worker`` imported) before the parent appends the line
 (``records.append_line``). So wrapping ``dump`` where it is defined, before any module holds it
 under a name of its own, catches every record line cardcli writes, signature and tournament tag
 included. The wrapper leaves a copy of the line in the directory ``CARDCLI_TEST_RECORD_SPOOL``
@@ -14,7 +14,7 @@ import ``jsonschema`` at all (50 ms of CPU time each).
 - In the suite's own process, :func:`install_here` wraps ``dump``.
 - In the Python processes the suite starts on this tree, ``sitecustomize.py`` (beside this file,
   on their ``PYTHONPATH``) calls ``spool_records.install_on_import``, which wraps ``dump`` as soon
-  as ``cardcli.records`` has been executed: before ``cardcli.tournament.runner`` can bind its
+  as ``cardcli.records`` has been executed: before ``cardcli.tournament.worker`` can bind its
   name. A process that never imports cardcli (a bot) loads one small module and no more.
 
 Records the referee makes and nobody writes (``play --json``, the conformance suite's thousands
@@ -43,7 +43,7 @@ def install_here() -> Callable[[], None]:
     """Spool the records written in this process: ``dump`` wherever a loaded module holds it.
     Returns what undoes it."""
     import cardcli.records
-    import cardcli.tournament.runner  # noqa: F401  (holds ``dump`` under its own name: wrapped below)
+    import cardcli.tournament.worker  # noqa: F401  (holds ``dump`` under its own name: wrapped below)
 
     original = cardcli.records.dump
     wrapped = spool_records.spooling_dump(original)

@@ -45,7 +45,7 @@ def spool(line):
 
 def install_on_import():
     """Wrap ``cardcli.records.dump`` the moment the module has been executed: before any module
-    that imports the name (``cardcli.tournament.runner``) can hold the unwrapped function."""
+    that imports the name (``cardcli.tournament.worker``) can hold the unwrapped function."""
     sys.meta_path.insert(0, _RecordsFinder())
 
 
