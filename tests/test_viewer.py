@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -301,6 +302,7 @@ def test_faults_and_fallback_moves_are_placed_at_their_step(tmp_path: Path) -> N
 
 HARNESS = r"""
 const core = require(process.argv[2]);
+(process.env.CARDCLI_GAME_SCRIPTS || "").split(require("path").delimiter).filter(Boolean).forEach((f) => require(f));
 const pages = [].concat(JSON.parse(require("fs").readFileSync(process.argv[3], "utf8")));
 const problems = [];
 const tables = {};
@@ -342,10 +344,27 @@ console.log(JSON.stringify({problems, tables}));
 VIEWER_JS = ROOT / "cardcli/viewer/viewer.js"
 
 
+def other_games_scripts(tmp_path: Path, data: dict[str, Any] | list[dict[str, Any]]) -> str:
+    """The viewer scripts of the page's games that come from other packages (installed beside
+    cardcli, found through the entry point), written to files for node to require after the
+    core, which requires cardcli's own games' scripts itself; joined by the path separator."""
+    games = {m["game"] for page_data in ([data] if isinstance(data, dict) else data) for m in page_data["matches"]}
+    paths = []
+    for game in sorted(games):
+        spec = registry.get(game)
+        text = viewer.game_script(spec)
+        if text is not None and spec.viewer is not None and not spec.viewer.startswith("cardcli."):
+            path = tmp_path / f"game-{game}.js"
+            path.write_text(text)
+            paths.append(str(path))
+    return os.pathsep.join(paths)
+
+
 def node_harness(tmp_path: Path, data: dict[str, Any] | list[dict[str, Any]], script: Path = VIEWER_JS,
                  harness: str = HARNESS, *flags: str) -> dict[str, Any]:
     """``harness`` run by node over a page's ``data`` (or the data of several seats' pages, in
-    one run) with ``script`` as the viewer. HARNESS goes through every step of each match of
+    one run) with ``script`` as the viewer (the core alone, with the scripts of the page's games
+    of other packages: :func:`other_games_scripts`; or a page's whole script). HARNESS goes through every step of each match of
     the page (in the order of the matches), in each of its views, by steps and by jumps, and
     gives each view's tables; with the flag ``state``, each step's table also holds the
     script's state of the table (its log's moves as [seat, kind, token], without the step's
@@ -353,7 +372,9 @@ def node_harness(tmp_path: Path, data: dict[str, Any] | list[dict[str, Any]], sc
     (tmp_path / "harness.js").write_text(harness)
     (tmp_path / "data.json").write_text(json.dumps(data))
     proc = subprocess.run(["node", str(tmp_path / "harness.js"), str(script), str(tmp_path / "data.json"), *flags],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ,
+                               "CARDCLI_GAME_SCRIPTS": other_games_scripts(tmp_path, data) if script == VIEWER_JS else ""})
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
