@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 from conftest import BASH_BOT, PYTHON_BOT, ROOT, live_processes, read_records, run_cli, wait_until_gone
 
-from cardcli.games.registry import GAMES
+from cardcli.games import registry
 from cardcli.seats.sandbox import support
 
 C_SOURCE = ROOT / "bots/c/random_bot.c"
@@ -52,7 +52,10 @@ REPLAYED = [("peppa", ["-o", "end_threshold=40"]), ("seep", [])]
 """Games of the replay test: Peppa's pass offers 286 tokens (a long line, a wide choice),
 Seep's play lists change with every move."""
 
-# (game, player count) for every registered game, in registry order.
+GAMES = {name: registry.get(name) for name in registry.MODULES}
+"""cardcli's own games: the shipped bots are tested on each of them in every language (a game
+installed from another package tests the bots in its own suite)."""
+# (game, player count) for every game of cardcli, in registry order.
 CASES = [(name, count) for name, spec in GAMES.items() for count in spec.player_counts]
 
 
