@@ -17,7 +17,7 @@ from .referee import Listener, MatchResult, Settings, play_match
 from .seats.base import Seat, close_all
 from .seats.limits import Limits
 from .seats.policy import SandboxPolicy
-from .seats.spec import make_seat
+from .seating import make_seat
 
 if TYPE_CHECKING:
     from .remote.seat import RemoteContext

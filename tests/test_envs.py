@@ -29,7 +29,8 @@ from cardcli.games.base import Event
 from cardcli.games.dealing import shuffled
 from cardcli.games.notation import spent_card
 from cardcli.referee import Settings, play_match
-from cardcli.seats.builtin import builtin, scripted_seat
+from cardcli.seating import builtin
+from cardcli.seats.builtin import scripted_seat
 from harness import hidden_swaps, swapped_decks
 
 ROOT = Path(__file__).resolve().parent.parent

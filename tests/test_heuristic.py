@@ -17,7 +17,8 @@ import pytest
 
 from cardcli.games import registry
 from cardcli.referee import Settings, play_match
-from cardcli.seats.builtin import builtin, random_seat
+from cardcli.seating import builtin
+from cardcli.seats.builtin import random_seat
 
 
 @attrs.frozen

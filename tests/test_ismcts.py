@@ -21,7 +21,8 @@ from cardcli.players.search.worlds import ImpossibleView, Slot, allocate
 from cardcli.referee import Settings as MatchSettings
 from cardcli.referee import play_match
 from cardcli.seats.base import Request
-from cardcli.seats.builtin import InProcessSeat, PlayerSeat, builtin
+from cardcli.seating import builtin
+from cardcli.seats.builtin import InProcessSeat, PlayerSeat
 
 from conftest import run_cli
 

@@ -50,7 +50,7 @@ from cardcli.remote import wire
 from cardcli.remote.hub import Address, Limits, Listener, Tls
 from cardcli.remote.seat import RemoteContext
 from cardcli.remote.tokens import new_token
-from cardcli.seats.spec import make_seat
+from cardcli.seating import make_seat
 from cardcli.transcript import FROM_BOT
 
 from conftest import PYTHON_BOT, ROOT, command_line, descendants, read_records, records_written, run_cli, wait_for

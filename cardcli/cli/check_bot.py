@@ -10,7 +10,7 @@ import click
 from ..checkbot import TIME_BUDGET, Check, check
 from ..errors import UsageError
 from ..games import registry
-from ..seats.spec import make_seat
+from ..seating import make_seat
 from ..seats.limits import Limits
 from ..seats.launch import Launch
 from ..seats.guard import resolve

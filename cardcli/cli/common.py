@@ -167,7 +167,7 @@ def sandbox_views(policy: SandboxPolicy | None, bots: Iterable[tuple[str, str, "
     if policy is None:
         return views
     from ..seats.process import ProcessSeat
-    from ..seats.spec import make_seat
+    from ..seating import make_seat
 
     for name, spec, launch in bots:
         if spec.startswith("remote:"):

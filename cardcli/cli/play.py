@@ -23,7 +23,7 @@ from ..seats.limits import Limits
 from ..seats.launch import Launch
 from ..series import Series
 from ..seats.guard import resolve
-from ..seats.spec import remote_names
+from ..seating import remote_names
 from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, json_option,
                      option_assignment, sandbox_views,
                      parse_assignments, print_json, remote_options, sandbox_options, sandbox_policy, time_bank_option,

@@ -30,7 +30,7 @@ from ..tournament.stopping import SprtWatch
 from ..seats.guard import resolve
 from ..seats.policy import SandboxPolicy
 from ..seats.visibility import View, crossings
-from ..seats.spec import remote_names
+from ..seating import remote_names
 from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, json_option,
                      option_assignment, parse_assignments, print_json, referee_paths, remote_options, sandbox_options,
                      sandbox_policy, sandbox_views, time_bank_option,
@@ -352,7 +352,7 @@ def _new_config(game: str, entrants: list[Entrant], variant: str | None, options
     setup = registry.resolve(game, variant, given, players, seed)
     setup.new_match()  # checks the options that depend on the player count
     warn_options(setup)
-    from ..seats.spec import make_seat
+    from ..seating import make_seat
 
     for i, entrant in enumerate(entrants):
         if not entrant.spec.startswith("remote:"):

@@ -2,7 +2,7 @@
 
 The other seats are played by the referee's own built-in players (``random``, ``heuristic``,
 ``ismcts``, with ``ismcts:`` parameters as ``--seat`` takes them), made as ``cardcli play``
-makes them (:func:`cardcli.seats.builtin.builtin`, seeded from the match seed and the seat)
+makes them (:func:`cardcli.seating.builtin`, seeded from the match seed and the seat)
 and told the match as a bot is: the header, then the lines of their seat only. So a built-in
 opponent knows no more than it would under the referee, and ``reset(seed=S)`` with the same
 actions plays what ``cardcli play --seed S`` plays with the same seats.
@@ -29,7 +29,8 @@ from ..games.base import Event
 from ..games.registry import Setup
 from ..referee import bot_rng
 from ..seats.base import Request, Seat
-from ..seats.builtin import builtin, builtin_name
+from ..seating import builtin
+from ..seats.builtin import builtin_name
 from .aec import CardGameEnv
 from .wrapping import ILLEGAL_REWARD
 

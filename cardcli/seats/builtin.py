@@ -1,4 +1,8 @@
-"""Built-in players that live inside the referee, and scripted seats for tests and pipelines."""
+"""Seats answered in the referee's own process: a player's answers (:class:`PlayerSeat`), the
+random and first-move players, scripted seats for tests and pipelines, the referee's fallback
+player, and the names ``--seat`` keeps for built-in players. The players that think
+(:mod:`cardcli.players`) are seats of this kind; :func:`cardcli.seating.builtin` makes them by
+name."""
 
 from __future__ import annotations
 
@@ -89,30 +93,6 @@ def builtin_name(text: str) -> str | None:
         return text
     base, sep, _ = text.partition(":")
     return base if sep and base in WITH_PARAMETERS else None
-
-
-def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
-    if name == "random":
-        return random_seat(label, seed)
-    if name == "first":
-        return first_seat(label)
-    if name == "human":
-        import sys
-
-        from ..players.human import HumanPlayer
-
-        seat = PlayerSeat(label, HumanPlayer(interactive=sys.stdin.isatty()))
-        seat.kind = "human"
-        return seat
-    if name == "heuristic":
-        from ..players.heuristic import HeuristicPlayer
-
-        return PlayerSeat(label, HeuristicPlayer())
-    if builtin_name(name) == "ismcts":
-        from ..players.search.player import IsmctsPlayer, Settings
-
-        return PlayerSeat(label, IsmctsPlayer(Settings.parse(name.partition(":")[2])))
-    raise KeyError(name)
 
 
 def fallback_player(seed: int, seat: int) -> InProcessSeat:

@@ -262,7 +262,7 @@ def _check_spec(entrant: Entrant, at: str) -> bool:
     before anything runs; True when the command is a bot program."""
     if entrant.spec.startswith("remote:"):
         return False
-    from ..seats.spec import make_seat
+    from ..seating import make_seat
 
     try:
         seat = make_seat(entrant.spec, 0, 0, launch=entrant.launch)

@@ -24,11 +24,11 @@ from ..games import registry
 from ..records import dump
 from ..referee import Settings, play_match
 from ..safe_text import display_name
+from ..seating import make_seat
 from ..seats.base import Seat, close_all
 from ..seats.guard import resolve
 from ..seats.limits import Limits
 from ..seats.process import ProcessSeat
-from ..seats.spec import make_seat
 from .bundles import Bundle, bundles as make_bundles
 from .config import Config
 from .entrants import Entrant

@@ -23,7 +23,7 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 from cardcli.games import registry  # noqa: E402
 from cardcli.referee import Settings, play_match  # noqa: E402
-from cardcli.seats.spec import make_seat  # noqa: E402
+from cardcli.seating import make_seat  # noqa: E402
 
 GOLDEN = HERE / "records.jsonl.gz"
 DIGESTS = HERE / "digests.json"

@@ -22,7 +22,8 @@ from cardcli.games import registry  # noqa: E402
 from cardcli.players.search.player import IsmctsPlayer  # noqa: E402
 from cardcli.referee import Settings, play_match  # noqa: E402
 from cardcli.seats.base import Seat  # noqa: E402
-from cardcli.seats.builtin import PlayerSeat, builtin  # noqa: E402
+from cardcli.seating import builtin  # noqa: E402
+from cardcli.seats.builtin import PlayerSeat  # noqa: E402
 
 
 def seat(kind: str, label: str, seed: str) -> tuple[Seat, IsmctsPlayer | None]:

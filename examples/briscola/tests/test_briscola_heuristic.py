@@ -9,7 +9,7 @@ from cardcli.games import registry
 from cardcli.players.heuristic import HeuristicPlayer, strategy_of
 from cardcli.referee import Settings, play_match
 from cardcli.seats.base import Request
-from cardcli.seats.builtin import builtin
+from cardcli.seating import builtin
 
 from briscola_table import decisions
 from cardcli_briscola import SPEC

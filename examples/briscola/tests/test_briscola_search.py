@@ -19,7 +19,8 @@ from cardcli.players.search.playouts import TrickPolicy
 from cardcli.players.search.view import Header
 from cardcli.referee import Settings, play_match
 from cardcli.seats.base import Seat
-from cardcli.seats.builtin import PlayerSeat, builtin
+from cardcli.seating import builtin
+from cardcli.seats.builtin import PlayerSeat
 
 from briscola_scripts import new_match
 from briscola_table import decisions, header

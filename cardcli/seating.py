@@ -1,4 +1,5 @@
-"""Turning a ``--seat SPEC`` into a seat.
+"""Turning a ``--seat SPEC`` into a seat: seat resolution, above the seats, the players and the
+remote seats it chooses among.
 
 A SPEC is a built-in player's name, ``remote:NAME`` (a bot that connects from another machine,
 see ``docs/remote.md``) or a bot's command line. A bare word that names a built-in
@@ -15,15 +16,15 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from ..errors import UsageError
-from .base import Seat
-from .builtin import BUILTIN_NAMES, builtin, builtin_name
-from .limits import Limits
-from .launch import Launch
-from .policy import SandboxPolicy
+from .errors import UsageError
+from .seats.base import Seat
+from .seats.builtin import BUILTIN_NAMES, InProcessSeat, PlayerSeat, builtin_name, first_seat, random_seat
+from .seats.launch import Launch
+from .seats.limits import Limits
+from .seats.policy import SandboxPolicy
 
 if TYPE_CHECKING:
-    from ..remote.seat import RemoteContext
+    from .remote.seat import RemoteContext
 
 
 def make_seat(
@@ -71,7 +72,7 @@ def make_seat(
     if os.sep in program and launch.locate(program) is None:
         raise UsageError(f"seat {index}: no such program: {program}")
     stderr_path = stderr_dir / f"seat{index}.stderr" if stderr_dir is not None else None
-    from .process import ProcessSeat  # the process machinery, for a bot program only
+    from .seats.process import ProcessSeat  # the process machinery, for a bot program only
 
     seat = ProcessSeat(spec, argv, stderr_path, limits, sandbox, launch)
     seat.tag = f"seat{index}"
@@ -79,8 +80,8 @@ def make_seat(
 
 
 def _remote_seat(spec: str, name: str, index: int, remote: RemoteContext | None) -> Seat:
-    from ..remote.seat import RemoteSeat  # the network's modules, for a match that has a remote seat only
-    from ..remote.tokens import check_name
+    from .remote.seat import RemoteSeat  # the network's modules, for a match that has a remote seat only
+    from .remote.tokens import check_name
 
     check_name(name)
     if remote is None:
@@ -97,8 +98,7 @@ def remote_names(specs: Sequence[str]) -> list[str]:
 
 def _script_seat(spec: str, path: str) -> Seat:
     """A seat that plays the moves in a file, one a line (see cardcli.players.human)."""
-    from ..players.human import HumanPlayer
-    from .builtin import PlayerSeat
+    from .players.human import HumanPlayer
 
     try:
         with open(path, encoding="utf-8") as f:
@@ -108,3 +108,29 @@ def _script_seat(spec: str, path: str) -> Seat:
     seat = PlayerSeat(spec, HumanPlayer(lines=iter(lines), interactive=False))
     seat.kind = "scripted"
     return seat
+
+
+def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
+    """The built-in player ``name`` (one of :data:`~cardcli.seats.builtin.BUILTIN_NAMES`, with
+    its parameters if it takes any) in seat ``label``, seeded from ``seed``."""
+    if name == "random":
+        return random_seat(label, seed)
+    if name == "first":
+        return first_seat(label)
+    if name == "human":
+        import sys
+
+        from .players.human import HumanPlayer
+
+        seat = PlayerSeat(label, HumanPlayer(interactive=sys.stdin.isatty()))
+        seat.kind = "human"
+        return seat
+    if name == "heuristic":
+        from .players.heuristic import HeuristicPlayer
+
+        return PlayerSeat(label, HeuristicPlayer())
+    if builtin_name(name) == "ismcts":
+        from .players.search.player import IsmctsPlayer, Settings
+
+        return PlayerSeat(label, IsmctsPlayer(Settings.parse(name.partition(":")[2])))
+    raise KeyError(name)
