@@ -102,7 +102,7 @@ def _variant(game: str) -> str:
 
 
 def seep(matches: int, given: dict[str, str]) -> None:
-    from cardcli.games.seep import actions as seep_actions
+    from cardcli.plugins.seep import actions as seep_actions
     from cardcli.games import registry
     from cardcli.games.dealing import shuffled
 

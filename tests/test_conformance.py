@@ -19,7 +19,7 @@ from cardcli.games import registry
 from cardcli.games.base import Event
 from cardcli.games.dealing import shuffled
 from cardcli.games.notation import spent_card
-from cardcli.games.peppa.rules import CARD_VALUES
+from cardcli.plugins.peppa.rules import CARD_VALUES
 from cardcli.games.tricks import step
 from cardcli.replay import verify, walk
 from harness import Played, every_game_variant_and_count, install_briscola, play, random_options

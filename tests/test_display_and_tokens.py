@@ -27,7 +27,7 @@ import pytest
 
 from cardcli.cards import Card
 from cardcli.games import registry
-from cardcli.games.seep.text import table_text
+from cardcli.plugins.seep.text import table_text
 from cardcli.games.view import SeatView, view_for
 from cardcli.players.human import HumanPlayer, match_input, paint
 from cardcli.referee import Settings, play_match

@@ -18,7 +18,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from cardcli.cli.replay import render as replay_render
-from cardcli.games.seep import actions as seep_actions
+from cardcli.plugins.seep import actions as seep_actions
 from cardcli.envs.aec import CardGameEnv
 from cardcli.envs.errors import IllegalActionError, MissingExtraError
 from cardcli.envs.single_agent import single_agent_env

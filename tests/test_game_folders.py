@@ -1,4 +1,4 @@
-"""One game, one folder: outside ``cardcli/games/<game>/`` no code names a game.
+"""One game, one folder: outside ``cardcli/plugins/<game>/`` no code names a game.
 
 A game's knowledge keyed by its name elsewhere (a table, an ``if game == ...``) is a place a
 new game would have to be added by hand, and nothing fails when it is forgotten. The registry
@@ -39,7 +39,7 @@ def named_games(path: Path) -> list[tuple[int, str]]:
 
 
 def outside_the_game_folders() -> list[Path]:
-    folders = {PACKAGE / "games" / name for name in registry.MODULES}
+    folders = {PACKAGE / "plugins" / name for name in registry.MODULES}
     return [path for path in sorted(PACKAGE.rglob("*.py"))
             if path not in ALLOWED and not any(folder in path.parents for folder in folders)]
 

@@ -96,8 +96,8 @@ def test_a_seep_bidder_that_opened_with_a_house_held_its_key_among_its_first_fou
 def test_worlds_weighed_by_pepper_bids_still_fit_and_favour_the_bidder() -> None:
     """Weighing Pepper's worlds by the bids keeps every world true to the seat's lines, and
     gives a seat that bid more the stronger hands the bid speaks of."""
-    from cardcli.games.pepper.rules import BIDS
-    from cardcli.games.pepper.bids import BidModel
+    from cardcli.plugins.pepper.rules import BIDS
+    from cardcli.plugins.pepper.bids import BidModel
 
     class Measuring(CheckingPlayer):
         def __init__(self) -> None:

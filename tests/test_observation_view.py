@@ -119,7 +119,7 @@ def test_an_environment_gives_features_made_without_a_view_the_games_own() -> No
     as examples/briscola's) are given the game's seat view before the first line: they show what
     the game's own features show."""
     from cardcli.envs.encoding import GameEncoding
-    from cardcli.games.pigugnin import encoding as pigugnin
+    from cardcli.plugins.pigugnin import encoding as pigugnin
 
     plain = raw("pigugnin", 4)
     viewless = raw("pigugnin", 4)

@@ -27,9 +27,9 @@ from cardcli.referee import Settings, play_match
 from cardcli.games import registry
 from cardcli.games.card_bits import TEXTS, texts
 from cardcli.games.dealing import shuffled
-from cardcli.games.peppa.view import PeppaView
-from cardcli.games.pepper.view import PepperView
-from cardcli.games.seep.view import SeepView
+from cardcli.plugins.peppa.view import PeppaView
+from cardcli.plugins.pepper.view import PepperView
+from cardcli.plugins.seep.view import SeepView
 from cardcli.games.view import SeatView, view_for
 from cardcli.replay import walk
 from cardcli.seats.base import Request, SeatFault
@@ -658,7 +658,7 @@ def test_the_viewer_s_core_names_no_game() -> None:
     property) nor the page's markup name any game: what a game adds to the table is in its own
     script, so a game of another package is drawn the same way."""
     names = re.compile("|".join(map(re.escape, OWN_GAMES)), re.I)
-    assert names.search(js_code((ROOT / "cardcli/games/seep/viewer.js").read_text())), "the check finds a name"
+    assert names.search(js_code((ROOT / "cardcli/plugins/seep/viewer.js").read_text())), "the check finds a name"
     for name in viewer.CORE_SCRIPTS:
         code = js_code((ROOT / "cardcli/viewer" / name).read_text())
         found = sorted({m.group(0) for m in names.finditer(code)})

@@ -22,7 +22,12 @@ if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
 MODULES = ("peppa", "seep", "pigugnin", "pepper")
-"""cardcli's own games, a package each in this one, in the order the games are listed."""
+"""cardcli's own games, a package each in :data:`PLUGINS`, in the order the games are listed."""
+
+PLUGINS = "cardcli.plugins"
+"""The package of cardcli's own games' folders, loaded by name when a game is first asked for:
+they fill in the frameworks above this layer (players, learning encodings), so nothing here
+imports them."""
 
 ENTRY_POINTS = "cardcli.games"
 """The entry point group through which another package adds a game: each entry names a
@@ -58,7 +63,7 @@ class _Games(Mapping[str, GameSpec]):
             return loaded
         spec: object
         if name in self._names:
-            spec = importlib.import_module(f"{__package__}.{name}").SPEC
+            spec = importlib.import_module(f"{PLUGINS}.{name}").SPEC
         else:
             point = self._found().get(name)
             if point is None:

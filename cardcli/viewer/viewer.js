@@ -9,7 +9,7 @@
  *
  * The core knows no game. It keeps what every trick or floor game has (the deal, the dealer,
  * the hands, the trick in progress and the last one taken, the scores) and draws it (page.js);
- * each game's own script (its spec's `viewer`, e.g. cardcli/games/<name>/viewer.js) registers
+ * each game's own script (its spec's `viewer`, e.g. cardcli/plugins/<name>/viewer.js) registers
  * the game's hooks under the game's name with `cardcliViewer.register(name, hooks)`, and the
  * core calls the hooks of a match's game where it has them. The page's one script is this file,
  * then the scripts of the page's games, then page.js. The hooks are listed in docs/viewer.md
@@ -27,7 +27,7 @@
  *
  * This part is plain data and works without a page: node can require() this file and test it.
  * Required by node, it also requires the viewer scripts of cardcli's own games (every
- * cardcli/games/<name>/viewer.js beside this package), so that its stateAt knows them as a
+ * cardcli/plugins/<name>/viewer.js beside this package), so that its stateAt knows them as a
  * page of their matches does; a game of another package is added by requiring its script next.
  */
 (function (root) {
@@ -408,10 +408,10 @@
     requireOwnGames();
   }
 
-  /* node only: the viewer scripts of cardcli's own games, every ../games/<name>/viewer.js. */
+  /* node only: the viewer scripts of cardcli's own games, every ../plugins/<name>/viewer.js. */
   function requireOwnGames() {
     var fs = require("fs"), path = require("path");
-    var dir = path.join(__dirname, "..", "games");
+    var dir = path.join(__dirname, "..", "plugins");
     var names = [];
     try { names = fs.readdirSync(dir).sort(); } catch (err) { return; }
     names.forEach(function (name) {

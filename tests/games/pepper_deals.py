@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from cardcli.cards import Card, cards, french_24
 from cardcli.games import options as opt
 from cardcli.games.base import Event
-from cardcli.games.pepper.rules import PepperMatch, PepperOptions
+from cardcli.plugins.pepper.rules import PepperMatch, PepperOptions
 
 
 def new_match(num_players: int = 4, first_dealer: int = 0, **given) -> PepperMatch:

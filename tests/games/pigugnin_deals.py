@@ -37,7 +37,7 @@ from typing import Iterable, Sequence
 from cardcli.cards import Card, card, cards, french_40
 from cardcli.games import options as opt
 from cardcli.games.base import Event
-from cardcli.games.pigugnin.rules import PigugninMatch, PigugninOptions
+from cardcli.plugins.pigugnin.rules import PigugninMatch, PigugninOptions
 
 PIGUGNIN = card("JS")
 

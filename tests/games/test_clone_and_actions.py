@@ -20,8 +20,8 @@ import pytest
 from cardcli.cards import Card
 from cardcli.errors import IllegalMoveError, InvalidMoveError
 from cardcli.games import registry
-from cardcli.games.pepper import rules as pepper
-from cardcli.games.pigugnin import rules as pigugnin
+from cardcli.plugins.pepper import rules as pepper
+from cardcli.plugins.pigugnin import rules as pigugnin
 from cardcli.games.card_bits import TEXTS
 from cardcli.games.dealing import shuffled
 from cardcli.games.registry import Setup

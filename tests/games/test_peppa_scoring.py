@@ -11,7 +11,7 @@ import pytest
 
 from cardcli.cards import french_52
 from cardcli.games.base import DealScore
-from cardcli.games.peppa.rules import CARD_VALUES
+from cardcli.plugins.peppa.rules import CARD_VALUES
 
 from peppa_deals import (
     ALL_SUITS,

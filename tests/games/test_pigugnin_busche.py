@@ -17,7 +17,7 @@ import pytest
 
 from cardcli.cards import french_40
 from cardcli.games.base import DealScore
-from cardcli.games.pigugnin.rules import card_points, threshold_busche
+from cardcli.plugins.pigugnin.rules import card_points, threshold_busche
 
 from pigugnin_deals import (
     BASE5,

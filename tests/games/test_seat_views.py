@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import TypeVar
 
 from cardcli.cards import Card
-from cardcli.games.peppa.view import PeppaView
-from cardcli.games.pepper.view import PepperView
-from cardcli.games.seep.view import SeepView
+from cardcli.plugins.peppa.view import PeppaView
+from cardcli.plugins.pepper.view import PepperView
+from cardcli.plugins.seep.view import SeepView
 from cardcli.games.view import SeatView
 
 

@@ -14,7 +14,7 @@ import pytest
 from cardcli.cards import cards, french_52
 from cardcli.errors import IllegalMoveError, OptionError
 from cardcli.games import registry
-from cardcli.games.seep.rules import House, Phase
+from cardcli.plugins.seep.rules import House, Phase
 
 from seep_deals import canonical, make_deck, moves, new_match, start
 

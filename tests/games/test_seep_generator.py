@@ -23,7 +23,7 @@ import pytest
 from cardcli.errors import IllegalMoveError, MoveError
 from cardcli.games import registry
 from cardcli.games.dealing import shuffled
-from cardcli.games.seep.rules import Phase, SeepMatch
+from cardcli.plugins.seep.rules import Phase, SeepMatch
 
 import make_seep_golden as golden
 

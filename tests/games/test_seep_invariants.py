@@ -17,9 +17,9 @@ import pytest
 
 from cardcli.games import registry
 from cardcli.games.dealing import shuffled
-from cardcli.games.seep.rules import Phase
+from cardcli.plugins.seep.rules import Phase
 from cardcli.cards import Card
-from cardcli.games.seep.floor import sum_groups, value
+from cardcli.plugins.seep.floor import sum_groups, value
 
 from seep_deals import card_of
 

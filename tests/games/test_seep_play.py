@@ -19,8 +19,8 @@ from cardcli.cards import cards, french_52
 from cardcli.errors import IllegalMoveError, InvalidMoveError
 from cardcli.games import registry
 from cardcli.games.dealing import shuffled
-from cardcli.games.seep.rules import House
-from cardcli.games.seep.floor import all_sums, sum_groups
+from cardcli.plugins.seep.rules import House
+from cardcli.plugins.seep.floor import all_sums, sum_groups
 
 from seep_deals import (
     HOUSE_FLOOR,

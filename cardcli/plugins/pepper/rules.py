@@ -20,8 +20,8 @@ import attrs
 
 from ...cards import Card, french_24, sort_cards
 from ...errors import IllegalMoveError, InvalidMoveError
-from .. import options as opt
-from ..base import (
+from ...games import options as opt
+from ...games.base import (
     DealScore,
     Decision,
     Event,
@@ -29,10 +29,10 @@ from ..base import (
     Outcome,
     Variant,
 )
-from ..sides import best, seats, side_map, sides_for, with_forfeits
-from ..card_bits import TEXTS, DeckActions, cards, mask_of, texts
-from ..notation import checked
-from ..tricks import MaskHands, Ranking, TrickPlay
+from ...games.sides import best, seats, side_map, sides_for, with_forfeits
+from ...games.card_bits import TEXTS, DeckActions, cards, mask_of, texts
+from ...games.notation import checked
+from ...games.tricks import MaskHands, Ranking, TrickPlay
 
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
 TRUMPS = ("C", "D", "H", "S", "NT")

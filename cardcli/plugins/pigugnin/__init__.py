@@ -6,8 +6,8 @@ encoding (``encoding.py``), declared in :data:`SPEC`, which the registry holds.
 from __future__ import annotations
 
 from ...cards import french_40
-from ..base import GameSpec, Part, first_dealer
-from ..trick_text import TrickRenderer
+from ...games.base import GameSpec, Part, first_dealer
+from ...games.trick_text import TrickRenderer
 from .rules import VARIANTS, PigugninMatch, PigugninOptions
 
 

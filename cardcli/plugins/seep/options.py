@@ -10,8 +10,8 @@ from __future__ import annotations
 import attrs
 
 from ...errors import OptionError
-from .. import options as opt
-from ..base import Variant
+from ...games import options as opt
+from ...games.base import Variant
 
 OPENING_KINDS = ("build_bid_value", "capture_with_bid_card", "throw_bid_card")
 """What the bidder's opening play may be (S4), each allowed by default."""

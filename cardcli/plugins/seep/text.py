@@ -6,7 +6,7 @@ from typing import Sequence
 
 from ...cards import Card, render, render_hand
 from ...safe_text import display_name
-from ..base import Event
+from ...games.base import Event
 
 VERB_TEXT = {"take": "takes with", "build": "builds", "cement": "cements", "break": "breaks", "throw": "throws"}
 

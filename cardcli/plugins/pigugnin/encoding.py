@@ -14,8 +14,8 @@ from typing import Sequence
 
 from ...cards import french_40
 from . import rules as pigugnin
-from ..base import Decision
-from ..registry import Setup
+from ...games.base import Decision
+from ...games.registry import Setup
 from ...envs.encoding import GameEncoding
 from ...envs.seat_features import seat_view
 from ...envs.trick_features import TrickFeatures, TrickGame, trick_layout

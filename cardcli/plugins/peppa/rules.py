@@ -18,11 +18,11 @@ import attrs
 
 from ...cards import Card, french_52, sort_cards, token_card
 from ...errors import IllegalMoveError, InvalidMoveError
-from .. import options as opt
-from ..card_bits import DECK, SUIT_MASKS, bit, cards, indices, mask_of, texts
-from ..combos import Combinations, positions
-from ..notation import ORDER, MisorderedMove, checked
-from ..base import (
+from ...games import options as opt
+from ...games.card_bits import DECK, SUIT_MASKS, bit, cards, indices, mask_of, texts
+from ...games.combos import Combinations, positions
+from ...games.notation import ORDER, MisorderedMove, checked
+from ...games.base import (
     DealScore,
     Decision,
     Event,
@@ -30,7 +30,7 @@ from ..base import (
     Outcome,
     Variant,
 )
-from ..tricks import MaskHands, TrickPlay, seat_order, step
+from ...games.tricks import MaskHands, TrickPlay, seat_order, step
 
 NUM_PLAYERS = 4
 HAND_SIZE = 13

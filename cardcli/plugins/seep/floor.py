@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 import attrs
 
 from ...cards import Card, sort_cards
-from ..card_bits import DECK, texts
+from ...games.card_bits import DECK, texts
 
 Group = tuple[Card, ...]
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Sequence, cast
 
 from . import rules as pepper
-from ..base import Decision
-from ..registry import Setup
+from ...games.base import Decision
+from ...games.registry import Setup
 from .view import PepperView
 from ...envs.encoding import GameEncoding
 from ...envs.seat_features import relative_block, seat_view

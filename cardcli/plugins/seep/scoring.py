@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...cards import Card, french_52
-from ..sides import Sides, best, seats, with_forfeits
+from ...games.sides import Sides, best, seats, with_forfeits
 from .floor import value
 from .options import SCORINGS, SeepOptions
 

@@ -24,7 +24,7 @@ actions for search (:meth:`SeepMatch.current_player`, :meth:`SeepMatch.legal_act
 neither tokens nor events; :meth:`SeepMatch.clone` copies a state for a search.
 
 The names of those modules that other code reads are imported here too (:data:`__all__`),
-so ``from cardcli.games.seep.rules import HOUSE_VALUES, SeepOptions`` works as before.
+so ``from cardcli.plugins.seep.rules import HOUSE_VALUES, SeepOptions`` works as before.
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ from typing import Any, Sequence
 
 from ...cards import Card, french_52, is_card, sort_cards
 from ...errors import IllegalMoveError, InvalidMoveError, MoveError, OptionError
-from ..base import DealScore, Decision, Event, MatchBase, Outcome
-from ..card_bits import DECK, INDEX, TEXTS, mask_of
-from ..card_bits import cards as mask_cards
-from ..notation import checked, misordered, spent_card
-from ..sides import side_map, sides_for
-from ..tricks import seat_order, step
+from ...games.base import DealScore, Decision, Event, MatchBase, Outcome
+from ...games.card_bits import DECK, INDEX, TEXTS, mask_of
+from ...games.card_bits import cards as mask_cards
+from ...games.notation import checked, misordered, spent_card
+from ...games.sides import side_map, sides_for
+from ...games.tricks import seat_order, step
 from .effects import ALONE, HEAD, HEAD_AND_TAIL, HOUSE_VALUES, MADE, TAIL, VERB_RANK, VERBS, Effect, House, Move, token
 from .floor import value
 from .moves import Turn, ValueMoves

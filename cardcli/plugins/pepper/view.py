@@ -5,7 +5,7 @@ known when the deal ends) with the contract."""
 from __future__ import annotations
 
 from ...cards import Card
-from ..view import SeatView
+from ...games.view import SeatView
 from .rules import suit_under
 
 

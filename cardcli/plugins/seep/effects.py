@@ -15,7 +15,7 @@ from typing import Final
 import attrs
 
 from ...cards import Card
-from ..card_bits import DECK, TEXTS
+from ...games.card_bits import DECK, TEXTS
 
 HOUSE_VALUES = range(9, 14)
 """The values a house may have (S10)."""

@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from . import rules as seep
-from ..base import Decision
-from ..card_bits import INDEX_OF_TEXT
-from ..registry import Setup
+from ...games.base import Decision
+from ...games.card_bits import INDEX_OF_TEXT
+from ...games.registry import Setup
 from . import actions as seep_actions
 from .view import SeepView
 from ...cards import Card

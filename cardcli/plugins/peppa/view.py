@@ -4,7 +4,7 @@ cards this seat gave and the three it received) and penalty points."""
 from __future__ import annotations
 
 from ...cards import Card
-from ..view import SeatView
+from ...games.view import SeatView
 
 
 class PeppaView(SeatView):

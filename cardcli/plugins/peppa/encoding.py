@@ -22,9 +22,9 @@ import numpy as np
 
 from . import rules as peppa
 from ...cards import Card
-from ..base import Decision
-from ..card_bits import INDEX_OF_TEXT, TEXTS
-from ..registry import Setup
+from ...games.base import Decision
+from ...games.card_bits import INDEX_OF_TEXT, TEXTS
+from ...games.registry import Setup
 from .view import PeppaView
 from ...envs.encoding import GameEncoding
 from ...envs.seat_features import seat_view

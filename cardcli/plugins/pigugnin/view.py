@@ -3,7 +3,7 @@ become busche at the deal's end)."""
 
 from __future__ import annotations
 
-from ..view import SeatView
+from ...games.view import SeatView
 
 
 class PigugninView(SeatView):

@@ -12,7 +12,7 @@ from bisect import bisect
 from typing import Sequence
 
 from ...cards import Card
-from ..card_bits import DECK, INDEX
+from ...games.card_bits import DECK, INDEX
 from .floor import VALUES
 
 _INDEX_AND_VALUE_BIT = {card: (i, 1 << VALUES[i]) for i, card in enumerate(DECK)}

@@ -24,7 +24,7 @@ import random
 from typing import Hashable, Mapping, Sequence
 
 from ...cards import Card
-from ..notation import spent_card
+from ...games.notation import spent_card
 from .rules import HOUSE_VALUES
 from .floor import value
 from ...players.search.view import Header, SeatView, other_seats

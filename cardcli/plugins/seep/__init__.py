@@ -7,8 +7,8 @@ as text (``text.py``), the heuristic player (``heuristic.py``), the search playe
 from __future__ import annotations
 
 from ...cards import french_52
-from ..base import GameSpec, Part, first_dealer
-from ..sides import sides_for
+from ...games.base import GameSpec, Part, first_dealer
+from ...games.sides import sides_for
 from .rules import VARIANTS, SeepMatch, SeepOptions
 from .text import SeepRenderer
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import AbstractSet
 
 from ...cards import Card
-from ..notation import spent_card
+from ...games.notation import spent_card
 from .floor import packings, value
 from .view import SeepView
 from ...players.heuristic import Strategy

@@ -19,7 +19,7 @@ from .search_view import SeepView
 
 def card_policy(state: MatchState, rng: random.Random) -> None:
     """A card of the hand at random, then one of its moves
-    (:meth:`~cardcli.games.seep.rules.SeepMatch.apply_random_card`)."""
+    (:meth:`~cardcli.plugins.seep.rules.SeepMatch.apply_random_card`)."""
     state.apply_random_card(rng)  # type: ignore[attr-defined]
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from typing import AbstractSet, Sequence
 
 from ...cards import Card, is_card
-from ..notation import spent_card
-from ..view import SeatView
+from ...games.notation import spent_card
+from ...games.view import SeatView
 from .rules import _card_worth
 from .text import move_text, table_text
 

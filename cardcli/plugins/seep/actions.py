@@ -25,8 +25,8 @@ from typing import Sequence
 import attrs
 
 from ...cards import Card
-from ..card_bits import DECK, INDEX_OF_TEXT, TEXTS
-from ..notation import spent_card
+from ...games.card_bits import DECK, INDEX_OF_TEXT, TEXTS
+from ...games.notation import spent_card
 from .rules import HOUSE_VALUES
 from .floor import value
 

@@ -19,8 +19,8 @@ import attrs
 
 from ...cards import Card, french_40
 from ...errors import IllegalMoveError, InvalidMoveError
-from .. import options as opt
-from ..base import (
+from ...games import options as opt
+from ...games.base import (
     DealScore,
     Decision,
     Event,
@@ -28,9 +28,9 @@ from ..base import (
     Outcome,
     Variant,
 )
-from ..card_bits import DECK, TEXTS, DeckActions, bit, indices, mask_of, texts
-from ..notation import checked
-from ..tricks import MaskHands, Ranking, TrickPlay, seat_order, step
+from ...games.card_bits import DECK, TEXTS, DeckActions, bit, indices, mask_of, texts
+from ...games.notation import checked
+from ...games.tricks import MaskHands, Ranking, TrickPlay, seat_order, step
 
 PIGUGNIN = Card.parse("JS")
 SETTEBELLO = Card.parse("7D")

@@ -6,9 +6,9 @@ environments' encoding (``encoding.py``), declared in :data:`SPEC`, which the re
 from __future__ import annotations
 
 from ...cards import french_24
-from ..base import GameSpec, Part, first_dealer
-from ..sides import sides_for
-from ..trick_text import TricksOnlyRenderer
+from ...games.base import GameSpec, Part, first_dealer
+from ...games.sides import sides_for
+from ...games.trick_text import TricksOnlyRenderer
 from .rules import VARIANTS, PepperMatch, PepperOptions
 
 
