@@ -18,7 +18,7 @@ it.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeGuard
 
 MAX_TEXT = 8192
 """Longest text (in characters) of a move, a kind, a note, a fault's detail, a bot's ``id``
@@ -54,11 +54,11 @@ def _is_number(value: Any) -> bool:
     return (type(value) is float and math.isfinite(value)) or _is_int(value)
 
 
-def _ints(value: Any) -> bool:
+def _ints(value: Any) -> TypeGuard[list[int]]:
     return type(value) is list and all(_is_int(v) for v in value)
 
 
-def _texts(value: Any, limit: int = MAX_TEXT) -> bool:
+def _texts(value: Any, limit: int = MAX_TEXT) -> TypeGuard[list[str]]:
     return type(value) is list and all(_is_text(v, limit) for v in value)
 
 

@@ -14,7 +14,7 @@ fallback moves swapped for other legal ones all show.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Any, Generator
 
 import attrs
 
@@ -53,7 +53,7 @@ class Replayed:
     outcome: Outcome | None
 
 
-def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> Iterator[Step]:
+def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> Generator[Step, None, Replayed]:
     """Yield each step of the match; after the last, the generator returns a :class:`Replayed`.
 
     With ``quiet`` the moves are checked and applied without their events and only the deals

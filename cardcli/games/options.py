@@ -99,7 +99,7 @@ class OptionSpec:
         return str(value)
 
 
-def _kind(field: attrs.Attribute) -> str:
+def _kind(field: attrs.Attribute[Any]) -> str:
     if field.metadata.get("choices") and isinstance(field.default, tuple):
         return "list"
     if field.metadata.get("choices"):

@@ -164,5 +164,5 @@ def resolve(
         ordered = [str(c) for c in sorted(spec.player_counts)]
         counts = ordered[0] if len(ordered) == 1 else ", ".join(ordered[:-1]) + " or " + ordered[-1]
         raise UsageError(f"{game} is played by {counts} players, not {count}")
-    options = opt.build(spec.options_class, chosen.defaults, given)
+    options: Any = opt.build(spec.options_class, chosen.defaults, given)
     return Setup(spec, chosen, options, count, seed)

@@ -355,8 +355,8 @@ def order_rows(rows: Sequence[dict[str, Any]], pairs: Sequence[PairResult]
     out = []
     for rank, row in enumerate(ordered, start=1):
         below = ordered[rank]["entrant"] if rank < len(ordered) else None
-        pair = by_pair.get(frozenset((row["entrant"], below))) if below is not None else None
-        out.append({"rank": rank, **row, "next": neighbour(pair, row["entrant"], below)})
+        beside = by_pair.get(frozenset((row["entrant"], below))) if below is not None else None
+        out.append({"rank": rank, **row, "next": neighbour(beside, row["entrant"], below)})
     return out, against
 
 

@@ -135,8 +135,7 @@ def plan(
         if not duplicate:
             arrangements = [filled[shift % len(table):] + filled[: shift % len(table)]]
         elif permutations:
-            arrangements = sorted(set(itertools.permutations(filled)), key=lambda p: list(p))
-            arrangements = [list(p) for p in arrangements]
+            arrangements = [list(p) for p in sorted(set(itertools.permutations(filled)))]
         else:
             arrangements = [filled[r:] + filled[:r] for r in range(len(table))]
             # a group smaller than the table repeats itself: play each distinct seating once

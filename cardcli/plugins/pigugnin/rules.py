@@ -366,7 +366,7 @@ class PigugninMatch(MaskHands, MatchBase):
         n = self.num_players
         lose_at = self.options.lose_at
         if self._capper is not None:
-            return (capper,), tuple(s for s in range(n) if s != capper), (), False
+            return (self._capper,), tuple(s for s in range(n) if s != self._capper), (), False
         if all(t >= lose_at for t in self.totals):
             return (), (), (), True
         newly = [s for s in range(n) if self.totals[s] >= lose_at and before[s] < lose_at and s not in self.out]
