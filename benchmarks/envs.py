@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from engine import SEED_SPACING, playouts, setup_class  # noqa: E402  (benchmarks/engine.py)
+from engine import SEED_SPACING, playouts, setup_class
 
 MAX_DEALS = 500
 ROUNDS = 3
@@ -53,7 +53,7 @@ def env_playouts(game: str, players: int, seconds: float, seed: int) -> tuple[in
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         env.reset(seed=seed)
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
                 env.step(None)

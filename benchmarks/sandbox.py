@@ -683,7 +683,7 @@ def main() -> None:
         times = max(5, args.starts // 2)
         for label, millis in breakdown(policy, times):
             print(f"   {label:52} {millis:7.1f}")
-        print(f"\n   the filter at start-up, as a bot starts (`bwrap ... setpriv ...`), ms, pairs alternated:")
+        print("\n   the filter at start-up, as a bot starts (`bwrap ... setpriv ...`), ms, pairs alternated:")
         print(f"   {'program':18} {'filter':>8} {'median':>8} {'p90':>8} {'pairs: median of with - without':>33}")
         true = shutil.which("true") or "/bin/true"
         for name, argv, pairs in (("true", [true], 2 * args.starts),

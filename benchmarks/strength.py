@@ -38,11 +38,11 @@ from typing import Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cardcli.games import registry  # noqa: E402
-from cardcli.referee import Settings, play_match  # noqa: E402
-from cardcli.seats.base import Request  # noqa: E402
-from cardcli.seating import builtin  # noqa: E402
-from cardcli.seats.builtin import InProcessSeat, PlayerSeat  # noqa: E402
+from cardcli.games import registry
+from cardcli.referee import Settings, play_match
+from cardcli.seats.base import Request
+from cardcli.seating import builtin
+from cardcli.seats.builtin import InProcessSeat
 
 CONFIGS = [(spec.name, n) for spec in registry.GAMES.values() for n in spec.player_counts]
 

@@ -31,14 +31,14 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from cardcli.tournament import cluster as cardcli_cluster  # noqa: E402
-from cardcli.tournament import runner  # noqa: E402
-from cardcli.tournament.cluster import (ShipPlugin, Shipment, check_shipments, manifest_digest,  # noqa: E402
+from cardcli.tournament import cluster as cardcli_cluster
+from cardcli.tournament import runner
+from cardcli.tournament.cluster import (ShipPlugin, Shipment, check_shipments, manifest_digest,
                                         ship_root, shipment_key)
-from conftest import (standings, BOT_MARKS, PYTHON_BOT, ROOT, alive, answered_before_fault, command_line,  # noqa: E402
+from conftest import (standings, BOT_MARKS, PYTHON_BOT, ROOT, alive, answered_before_fault, command_line,
                       descendants as all_below, faulty, live_processes, read_records, records_written as records,
                       run_cli, wait_for, wait_until_gone)
-from record_check import record_schema_check  # noqa: E402
+from record_check import record_schema_check
 
 DEADLINE = 60.0
 """Seconds any awaited condition may take on a slow, busy two-core machine."""
@@ -473,7 +473,7 @@ def test_a_shipped_bot_directory_plays_on_the_workers(cluster: SimpleNamespace, 
     # every worker holds the whole folder, its tests/ subfolder and modes included
     shipment = Shipment.pack(mybots)
     held = cluster.client.run(check_shipments, key=shipment_key([shipment]), expected={"mybots": shipment.digest})
-    assert held == {address: None for address in held}
+    assert held == dict.fromkeys(held)
 
 
 def shipped(source: Path, worker_dir: Path) -> tuple[Callable[[], str | None], Path]:

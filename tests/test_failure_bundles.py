@@ -25,7 +25,7 @@ def test_a_fault_leaves_a_bundle_that_names_the_record_the_request_and_the_answe
     assert len(faulted) == 4  # the bad bot plays every rotation and faults in each
     bundles = sorted((tour / "faults").iterdir())
     assert len(bundles) == len(faulted)
-    assert f"faults: 4 failure bundle(s)" in proc.stdout
+    assert "faults: 4 failure bundle(s)" in proc.stdout
     for (index, seat), (number, fault) in faulted.items():
         text = (tour / "faults" / f"match-{index}-seat-{seat}.txt").read_text()
         assert text.startswith(f"record: line {number} of records.jsonl")

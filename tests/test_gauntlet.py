@@ -70,12 +70,12 @@ def test_the_gauntlet_sits_every_seat_equally_in_each_deal_set(
         rotations = [m for m in matches if m.deal_set == deal_set]
         assert len({m.seed for m in rotations}) == 1
         seats = Counter(s for m in rotations for s in range(players) if m.seating[s] == 1)
-        assert len(set(seats[s] for s in range(players))) == 1, (deal_set, seats)
+        assert len({seats[s] for s in range(players)}) == 1, (deal_set, seats)
         if entrants > len(places(players, teams)):
             # the other entrants of the deal set sit each of its seats equally too
             for other in set(rotations[0].seating) - {1}:
                 theirs = Counter(s for m in rotations for s in range(players) if m.seating[s] == other)
-                assert len(set(theirs[s] for s in range(players))) == 1
+                assert len({theirs[s] for s in range(players)}) == 1
 
 
 def test_without_duplicate_deals_the_gauntlet_moves_round_the_table() -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import gzip
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +16,7 @@ import pytest
 from conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "tests" / "golden"))
-import make_golden  # noqa: E402
+import make_golden
 
 GOLDEN = [json.loads(line) for line in gzip.open(make_golden.GOLDEN, "rt", encoding="utf-8")]
 DIGESTS: dict[str, str] = json.loads(make_golden.DIGESTS.read_text())

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-import attrs
 import pytest
 
 from cardcli.games import driver

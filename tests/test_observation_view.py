@@ -15,15 +15,15 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-import numpy as np  # noqa: E402
+import numpy as np
 
-from cardcli.envs.aec import CardGameEnv  # noqa: E402
-from cardcli.envs.seat_features import SeatFeatures  # noqa: E402
-from cardcli.envs.trick_features import TrickFeatures, TrickGame, trick_layout  # noqa: E402
-from cardcli.envs.vector_layout import Block  # noqa: E402
-from cardcli.games.base import Event  # noqa: E402
-from cardcli.games.card_bits import INDEX_OF_TEXT  # noqa: E402
-from cardcli.games.view import view_for  # noqa: E402
+from cardcli.envs.aec import CardGameEnv
+from cardcli.envs.seat_features import SeatFeatures
+from cardcli.envs.trick_features import TrickFeatures, TrickGame, trick_layout
+from cardcli.envs.vector_layout import Block
+from cardcli.games.base import Event
+from cardcli.games.card_bits import INDEX_OF_TEXT
+from cardcli.games.view import view_for
 
 CASES = [("peppa", 4), ("seep", 2), ("seep", 3), ("seep", 4), ("pigugnin", 4), ("pigugnin", 5),
          ("pepper", 2), ("pepper", 3), ("pepper", 4)]
@@ -77,7 +77,7 @@ def test_the_features_keep_the_games_own_view_told_the_match_header(game: str, p
             assert view.options["target"] == "20"
 
 
-CARDS = {text: index for text, index in INDEX_OF_TEXT.items()}
+CARDS = dict(INDEX_OF_TEXT.items())
 GAME = TrickGame(CARDS, 4, 0, 10.0, ("play",), (4,))
 LAYOUT = trick_layout(GAME, (0.0, 1.0), [Block("marked", 52, "cards a line of the game's own marked")])
 

@@ -91,12 +91,12 @@ def test_an_entrant_that_ties_with_everyone_ends_near_the_middle() -> None:
     that alternate between top and bottom. A property of the model, pinned here so that a
     change of it (another openskill) is seen."""
     records = []
-    for index, (w, l) in enumerate(itertools.cycle([(0, 1), (1, 2), (2, 0), (None, None), (1, 0), (2, 1), (0, 2)])):
+    for index, (winner, loser) in enumerate(itertools.cycle([(0, 1), (1, 2), (2, 0), (None, None), (1, 0), (2, 1), (0, 2)])):
         if index == 210:
             break
-        by_entrant = {e: "draw" for e in range(4)}
-        if w is not None:
-            by_entrant[w], by_entrant[l] = "win", "lose"
+        by_entrant = dict.fromkeys(range(4), "draw")
+        if winner is not None:
+            by_entrant[winner], by_entrant[loser] = "win", "lose"
         seating = seatings(24)[index % 24]
         records.append(record(seating, [by_entrant[e] for e in seating], index))
     table = tabulate(NAMES, records)

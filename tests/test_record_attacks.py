@@ -228,7 +228,7 @@ def test_300_mutated_records_never_crash_a_reader(honest: list[dict[str, Any]], 
     accepted = 0
     for path in paths:
         got = outcomes[str(path)]
-        for command, (code, out, err) in got.items():
+        for command, (code, _out, err) in got.items():
             assert "Traceback" not in err, (command, path.read_text()[:300], err)
             if command == "verify":
                 assert code in (0, 1) and err == "", (code, err)

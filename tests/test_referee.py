@@ -52,10 +52,10 @@ def test_the_pass_is_simultaneous_nobody_receives_before_all_have_passed() -> No
     assert [m["seat"] for m in first_deal_moves[:4]] == [0, 1, 2, 3]
     for bot in seats:
         lines = bot.lines
-        go_pass = next(i for i, l in enumerate(lines) if l.startswith("go pass"))
-        received = next(i for i, l in enumerate(lines) if l.startswith("received"))
+        go_pass = next(i for i, line in enumerate(lines) if line.startswith("go pass"))
+        received = next(i for i, line in enumerate(lines) if line.startswith("received"))
         assert go_pass < received
-        assert not any(l.startswith("go pass") for l in lines[go_pass + 1 : received])
+        assert not any(line.startswith("go pass") for line in lines[go_pass + 1 : received])
 
 
 def test_each_seat_gets_the_match_header_and_the_result() -> None:

@@ -253,7 +253,7 @@ def test_a_tournaments_records_give_each_seats_lines(tmp_path: Path) -> None:
     records = read_records(path)
     refused = run_cli("replay", str(path), "--seat", "0", "--protocol")
     assert refused.returncode == 2 and "--game K" in refused.stderr and refused.stdout == ""
-    for k, record in enumerate(records, start=1):
+    for _k, record in enumerate(records, start=1):
         for seat, entrant in enumerate(record["tournament"]["entrants"]):
             derived = derive(record, seat)  # in-process: the command line is checked below
             lines = [entry.text() for entry in derived.entries]

@@ -262,7 +262,7 @@ def test_no_bot_process_plays_two_rotations_of_one_deal_set_and_no_file_survives
     assert len(records) == len(config.schedule()) == 3 * 2
     played: dict[str, set[int]] = {}
     for record in records:
-        for seat, lines in record["info"].items():
+        for _seat, lines in record["info"].items():
             token, memories = lines[0].split()[1], int(lines[1].split()[1])
             assert memories == 0, "a file from an earlier match survived"
             deal_set = record["tournament"]["deal_set"]
@@ -354,7 +354,12 @@ def test_an_unprivileged_referee_sandboxes_in_a_user_namespace() -> None:
 def run_unprivileged(python: str, tmp_path: Path) -> None:
     tree = tmp_path / "tree"
     tree.mkdir()
-    import attr, attrs, click, openskill, cardcli, pyseccomp
+    import attr
+    import attrs
+    import click
+    import openskill
+    import cardcli
+    import pyseccomp
 
     site = Path(click.__file__).parent.parent
     for package in (click, attrs, attr, openskill, cardcli):

@@ -155,7 +155,7 @@ def test_a_tournament_keeps_its_bank_setting_and_resume_keeps_it(tmp_path: Path)
     records = read_records(directory / "records.jsonl")
     for record in records:
         assert record["settings"]["time_bank"] == 1.5 and record["faults"] == []
-        for seat, entrant in enumerate(record["tournament"]["entrants"]):
+        for seat, _entrant in enumerate(record["tournament"]["entrants"]):
             check_the_draws(record, seat, 1500.0)
     again = run_cli("tournament", "--resume", str(directory), "--time-bank", "3")
     assert again.returncode == 2

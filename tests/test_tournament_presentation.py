@@ -467,7 +467,7 @@ def test_events_give_numbers_as_json_numbers_and_card_tokens_as_strings(game: st
                 assert not arg.lstrip("-").isdigit(), f"a number left as a string in {event}"
     deals = by_kind["deal"]
     assert [d[0] for d in deals] == sorted(d[0] for d in deals) and all(isinstance(x, int) for d in deals for x in d)
-    scored = [d for d in summary["deal_scores"]]
+    scored = list(summary["deal_scores"])
     assert [args[1:] for args in by_kind["score"]] == [d["points"] for d in scored], "points are the record's numbers"
     assert by_kind["totals"] == [d["totals"] for d in scored]
     plays = by_kind["play"]

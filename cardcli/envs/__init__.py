@@ -24,7 +24,7 @@ except ImportError as missing:
         "pip install 'cardcli[rl]'"
     ) from missing
 
-from . import game_modules  # noqa: E402
+from . import game_modules
 
 GAMES = game_modules.env_games()
 """The games with an environment (every registered game whose spec names an encoding);

@@ -375,7 +375,7 @@ def _release_stop_signals(mask: set[int] | None) -> None:
 def progress_printer(stream: Any, names: Sequence[str]) -> Progress:
     """Live progress: one updating line on a terminal, plain parseable lines otherwise."""
     started = time.monotonic()
-    wins = {n: 0 for n in names}
+    wins = dict.fromkeys(names, 0)
     tty = hasattr(stream, "isatty") and stream.isatty()
 
     def show(done: int, total: int, record: dict[str, Any]) -> None:

@@ -77,8 +77,8 @@ def gauntlet_groups(entrants: int, table_places: int, hero: int, deal_sets: int)
     size = table_places - 1
     if len(others) <= size:
         return [groups(entrants, table_places)[0]] * deal_sets
-    played = {o: 0 for o in others}
-    last = {o: -1 for o in others}
+    played = dict.fromkeys(others, 0)
+    last = dict.fromkeys(others, -1)
     met: Counter[tuple[int, int]] = Counter()
     out = []
     for deal_set in range(deal_sets):

@@ -12,7 +12,6 @@ intruder's, never holds the mark itself.
 
 import argparse
 import ctypes
-import errno
 import fcntl
 import struct
 import json

@@ -60,7 +60,7 @@ def texts(s: str | Iterable[Card]) -> list[str]:
 def new_match(n: int = 4, variant: str | None = None, first_dealer: int = 1, seed: int = 0, **given):
     """A Seep match built through the registry, as the CLI builds it."""
     options = {"first_dealer": str(first_dealer)}
-    options.update({k: v for k, v in given.items()})
+    options.update(dict(given.items()))
     return registry.resolve("seep", variant, options, n, seed).new_match()
 
 

@@ -43,7 +43,7 @@ def install_here() -> Callable[[], None]:
     """Spool the records written in this process: ``dump`` wherever a loaded module holds it.
     Returns what undoes it."""
     import cardcli.records
-    import cardcli.tournament.worker  # noqa: F401  (holds ``dump`` under its own name: wrapped below)
+    import cardcli.tournament.worker
 
     original = cardcli.records.dump
     wrapped = spool_records.spooling_dump(original)

@@ -42,7 +42,7 @@ _STANDARD_HEARTS = {14: 50, 13: 40, 12: 30, 11: 20, 10: 10, 9: 10, 8: 10, 7: 10}
 
 
 def _values(queen: int, hearts: dict[int, int], other_heart: int) -> dict[Card, int]:
-    table = {c: 0 for c in french_52()}
+    table = dict.fromkeys(french_52(), 0)
     table[QUEEN_OF_SPADES] = queen
     for c in french_52():
         if c.suit == "H":
