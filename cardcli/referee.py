@@ -20,7 +20,6 @@ import copy
 import datetime
 import logging
 import random
-import time
 from typing import Any, Callable, Sequence
 
 import attrs
@@ -35,6 +34,7 @@ from .records import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord
 from .safe_text import display_name, printable
 from .seats.base import DEBUG_HINT, Answer, FaultKind, Request, Seat, SeatFault, clip, close_all
 from .seats.builtin import fallback_player
+from .seats.clock import REAL_CLOCK, Clock
 from .seats.gather import ask_all, wait_ready_all
 
 POLICIES = ("replace", "abort")
@@ -106,10 +106,13 @@ Listener = Callable[[Sequence[Event]], None]
 class Referee:
     """Runs one match. Use :func:`play_match` unless you need the listener hook."""
 
-    def __init__(self, setup: Setup, seats: Sequence[Seat], settings: Settings, listener: Listener | None = None):
+    def __init__(self, setup: Setup, seats: Sequence[Seat], settings: Settings, listener: Listener | None = None,
+                 clock: Clock = REAL_CLOCK):
         if len(seats) != setup.num_players:
             raise ValueError("one seat per player")
         self.setup = setup
+        self.clock = clock
+        """The clock of the match's deadlines (:mod:`cardcli.seats.clock`): the seats' own."""
         self.seats = list(seats)
         self.settings = settings
         self.listener = listener
@@ -186,7 +189,7 @@ class Referee:
         """Start every new bot, then wait for all their handshakes at once against one
         deadline: each bot has the whole start-up time from its start, whatever the bots
         seated before it do (one that stalls must not make the others forfeit)."""
-        deadline = time.monotonic() + self.settings.startup_time
+        deadline = self.clock.monotonic() + self.settings.startup_time
         for bot in self.seats:
             bot.info = []
             bot.first_ignored = None
@@ -200,7 +203,7 @@ class Referee:
             except SeatFault as fault:
                 self._fault(seat, fault, during="the start")
         started = {seat: self.seats[seat] for seat in fresh if seat not in self.fallbacks}
-        faults = wait_ready_all(started, deadline, self.settings.startup_time)
+        faults = wait_ready_all(started, deadline, self.settings.startup_time, self.clock)
         for seat in sorted(faults):
             self._fault(seat, faults[seat], during="the handshake")
         for seat in fresh:
@@ -239,7 +242,7 @@ class Referee:
             order.sort()
             self._fair.shuffle(order)
             decisions = tuple(sorted(decisions, key=lambda d: d.seat))
-        answers = ask_all(requests, order)
+        answers = ask_all(requests, order, self.clock)
         for decision in decisions:
             if self.aborted:
                 return
@@ -455,6 +458,8 @@ def play_match(
     settings: Settings = Settings(),
     listener: Listener | None = None,
     close: bool = True,
+    clock: Clock = REAL_CLOCK,
 ) -> MatchResult:
-    """Play one whole match and return its record and outcome."""
-    return Referee(setup, seats, settings, listener).run(close)
+    """Play one whole match and return its record and outcome; ``clock`` times it (a test's
+    clock, the one its seats read: :mod:`cardcli.seats.clock`)."""
+    return Referee(setup, seats, settings, listener, clock).run(close)

@@ -21,7 +21,7 @@ FAST_TIER = frozenset({
     "test_watch", "test_terminal_safety", "test_openskill_ties", "test_time_stats", "test_setoption", "test_properties",
     "test_closing", "test_docs", "test_examples", "test_relay", "test_gauntlet", "test_time_bank",
     "test_failure_bundles", "test_paired_stats", "test_tournament_presentation", "test_golden", "test_game_folders",
-    "test_game_plugins", "test_layers",
+    "test_game_plugins", "test_layers", "test_protocol_scripted",
 })
 """The modules of the fast tier (``pytest -m fast``, about a minute on two cores), with every
 module of tests/games but the long generated ones below: what everyday work runs. It needs no

@@ -12,49 +12,51 @@ in small steps between waits; that case is rare, so it costs the common path not
 from __future__ import annotations
 
 import select
-import time
 from typing import Mapping
 
 from .base import Answer, Request, Seat, SeatFault
+from .clock import REAL_CLOCK, Clock
 
 _WRITE_RETRY = 0.01
 """Seconds between attempts to finish writing to a bot that is not reading its input."""
 
 
-def ask_all(requests: Mapping[int, tuple[Seat, Request]], order: list[int]) -> dict[int, Answer]:
+def ask_all(requests: Mapping[int, tuple[Seat, Request]], order: list[int],
+            clock: Clock = REAL_CLOCK) -> dict[int, Answer]:
     """Send each request (in ``order``, which the referee shuffles for fairness), then wait for
-    every answer or deadline. Returns the answers by seat number."""
+    every answer or deadline, read from ``clock``. Returns the answers by seat number."""
     deadlines: dict[int, float] = {}
     answers: dict[int, Answer] = {}
     waiting: dict[int, Seat] = {}
     for seat in order:
         bot, request = requests[seat]
         bot.ask(request)
-        deadlines[seat] = time.monotonic() + request.allowed + bot.grace
+        deadlines[seat] = clock.monotonic() + request.allowed + bot.grace
         answer = bot.poll() if bot.fileno() is None else None
         if answer is not None:
             answers[seat] = answer
         else:
             waiting[seat] = bot
     if waiting:
-        _wait(waiting, deadlines, answers)
+        _wait(waiting, deadlines, answers, clock)
     return answers
 
 
-def _wait(waiting: dict[int, Seat], deadlines: dict[int, float], answers: dict[int, Answer]) -> None:
+def _wait(waiting: dict[int, Seat], deadlines: dict[int, float], answers: dict[int, Answer], clock: Clock) -> None:
     if len(waiting) == 1:
-        _wait_one(waiting, deadlines, answers)
+        _wait_one(waiting, deadlines, answers, clock)
     if waiting:
-        _wait_several(waiting, deadlines, answers)
+        _wait_several(waiting, deadlines, answers, clock)
 
 
-def _wait_one(waiting: dict[int, Seat], deadlines: dict[int, float], answers: dict[int, Answer]) -> None:
+def _wait_one(waiting: dict[int, Seat], deadlines: dict[int, float], answers: dict[int, Answer],
+              clock: Clock) -> None:
     """The usual case, one seat to move, on the seat's own readiness check; a seat whose
     request is still being written is left to the general loop."""
     (seat, bot), = waiting.items()
     deadline = deadlines[seat]
     while not bot.wants_write():
-        left = deadline - time.monotonic()
+        left = deadline - clock.monotonic()
         if left <= 0:
             answer = bot.poll()
             answers[seat] = answer if answer is not None else bot.expire()
@@ -68,7 +70,8 @@ def _wait_one(waiting: dict[int, Seat], deadlines: dict[int, float], answers: di
             return
 
 
-def _wait_several(waiting: dict[int, Seat], deadlines: dict[int, float], answers: dict[int, Answer]) -> None:
+def _wait_several(waiting: dict[int, Seat], deadlines: dict[int, float], answers: dict[int, Answer],
+                  clock: Clock) -> None:
     poller = select.poll()
     seat_of: dict[int, int] = {}
     for seat, bot in waiting.items():
@@ -80,10 +83,10 @@ def _wait_several(waiting: dict[int, Seat], deadlines: dict[int, float], answers
         blocked = [bot for bot in waiting.values() if bot.wants_write()]
         for bot in blocked:
             bot.on_writable()
-        timeout = max(0.0, min(deadlines[s] for s in waiting) - time.monotonic())
+        timeout = max(0.0, min(deadlines[s] for s in waiting) - clock.monotonic())
         if blocked:
             timeout = min(timeout, _WRITE_RETRY)
-        for fd, _ in poller.poll(timeout * 1000.0):
+        for fd, _ in clock.wait(poller, timeout):
             seat = seat_of[fd]
             bot = waiting.get(seat)
             if bot is None:
@@ -93,7 +96,7 @@ def _wait_several(waiting: dict[int, Seat], deadlines: dict[int, float], answers
                 answers[seat] = answer
                 del waiting[seat]
                 poller.unregister(fd)
-        now = time.monotonic()
+        now = clock.monotonic()
         for seat in [s for s in waiting if deadlines[s] <= now]:
             bot = waiting.pop(seat)
             answer = bot.poll()
@@ -106,7 +109,8 @@ def _wait_several(waiting: dict[int, Seat], deadlines: dict[int, float], answers
                     pass
 
 
-def wait_ready_all(seats: Mapping[int, Seat], deadline: float, limit: float) -> dict[int, SeatFault]:
+def wait_ready_all(seats: Mapping[int, Seat], deadline: float, limit: float,
+                   clock: Clock = REAL_CLOCK) -> dict[int, SeatFault]:
     """Finish the handshakes of several started seats by one ``deadline``, all at once: one
     ``poll`` over every pipe, each bot's lines taken in as they come. Waiting on them one
     after the other would charge a stalling bot's wait to every bot seated after it. A seat
@@ -114,7 +118,8 @@ def wait_ready_all(seats: Mapping[int, Seat], deadline: float, limit: float) -> 
     connect). When a seat's deadline has passed, what it has already sent is still read
     before it is called a timeout: a ``ready`` that is waiting in its pipe was sent in time,
     and the seat says what it did receive (:meth:`Seat.handshake_timeout`, ``limit``
-    seconds). Returns the fault of each seat that did not finish, by seat number."""
+    seconds). ``deadline`` is a time of ``clock``. Returns the fault of each seat that did not
+    finish, by seat number."""
     faults: dict[int, SeatFault] = {}
     waiting: dict[int, Seat] = {}
     poller = select.poll()
@@ -128,7 +133,7 @@ def wait_ready_all(seats: Mapping[int, Seat], deadline: float, limit: float) -> 
             poller.register(fd, select.POLLIN)
             seat_of[fd] = seat
     while waiting:
-        now = time.monotonic()
+        now = clock.monotonic()
         for seat, bot in list(waiting.items()):
             if bot.handshake_deadline(deadline, limit) <= now:
                 del waiting[seat]
@@ -137,7 +142,7 @@ def wait_ready_all(seats: Mapping[int, Seat], deadline: float, limit: float) -> 
         if not waiting:
             break
         left = min(bot.handshake_deadline(deadline, limit) for bot in waiting.values()) - now
-        for fd, _ in poller.poll(max(0.0, left) * 1000.0):
+        for fd, _ in clock.wait(poller, max(0.0, left)):
             seat = seat_of[fd]
             if seat in waiting and _handshake_done(seat, waiting[seat], faults):
                 del waiting[seat]

@@ -18,7 +18,6 @@ import select
 import stat
 import struct
 import termios
-import time
 from collections import deque
 from typing import Sequence
 
@@ -26,6 +25,7 @@ from .. import protocol
 from ..safe_text import DETAIL_WIDTH, printable
 from ..transcript import Transcript
 from .base import DEBUG_HINT, FLUSH_HINT, Answer, FaultKind, Identity, Request, Seat, SeatFault, clip
+from .clock import REAL_CLOCK, Clock
 from .gather import wait_ready_all
 
 log = logging.getLogger("cardcli.bot")
@@ -54,7 +54,16 @@ that stopped at ``result`` from one that obeyed ``quit``."""
 class LineSeat(Seat):
     """A bot that speaks protocol v1 over a stream the subclass opens: ``_read_fd`` (the bot's
     lines) and ``_write_fd`` (the referee's), both non-blocking, and ``_link``, the object that
-    stands for the bot's current process or connection (None when there is none)."""
+    stands for the bot's current process or connection (None when there is none).
+
+    Time is read from :attr:`clock`, and waiting for the bot's lines goes through it; the
+    stream is whatever pair of descriptors :meth:`_open` is given. Both are seams: a test
+    opens a pipe whose far end follows a script, with a clock that moves only when told
+    (tests/scripted.py), and so tests the protocol's timing without a process or a sleep."""
+
+    clock: Clock = REAL_CLOCK
+    """The clock the seat times its bot by (:mod:`cardcli.seats.clock`); the referee's
+    deadlines must be read from the same one."""
 
     def __init__(self, label: str):
         super().__init__(label)
@@ -110,7 +119,7 @@ class LineSeat(Seat):
         self._out = protocol.LineBuffer(protocol.MAX_BOT_LINE)
         self._recent_ignored.clear()
         self._ignored_since_ask = 0
-        self._started_at = time.monotonic()
+        self._started_at = self.clock.monotonic()
         self.transcript.restart()
         self._read_fd, self._write_fd, self._link = read_fd, write_fd, link
         os.set_blocking(read_fd, False)
@@ -139,7 +148,7 @@ class LineSeat(Seat):
     # -- the handshake --------------------------------------------------------------------------
 
     def wait_ready(self, deadline: float) -> None:
-        fault = wait_ready_all({0: self}, deadline, round(deadline - self._started_at, 1)).get(0)
+        fault = wait_ready_all({0: self}, deadline, round(deadline - self._started_at, 1), self.clock).get(0)
         if fault is not None:
             raise fault
 
@@ -216,7 +225,7 @@ class LineSeat(Seat):
             self._send([protocol.quit_line()], strict=False)
             return
         after = "'result'" if self._queued[-1].startswith("result ") else "the match's last lines"
-        deadline = time.monotonic() + QUIT_READ_WAIT
+        deadline = self.clock.monotonic() + QUIT_READ_WAIT
         self._send([], strict=False)
         self._until_read(deadline)
         if not self._alive():
@@ -245,10 +254,10 @@ class LineSeat(Seat):
         millisecond."""
         pause = 0.0005
         while self._alive() and self._unread_input():
-            left = deadline - time.monotonic()
+            left = deadline - self.clock.monotonic()
             if left <= 0:
                 return
-            time.sleep(min(pause, left))
+            self.clock.sleep(min(pause, left))
             pause = min(pause * 2, 0.01)
             self._flush()
 
@@ -272,20 +281,20 @@ class LineSeat(Seat):
         self._check_unsolicited()
         if self._answer is not None:
             return
-        self._asked_at = time.monotonic()
+        self._asked_at = self.clock.monotonic()
         self._written_at = None
         try:
             self._send(lines)
         except SeatFault as fault:
             self._answer = Answer(None, 0.0, fault)
         if self._answer is None and not self._pending_input:
-            self._written_at = time.monotonic()
+            self._written_at = self.clock.monotonic()
 
     def fileno(self) -> int | None:
         return self._read_fd if self._answer is None else None
 
     def wait_readable(self, timeout: float) -> None:
-        self._readable.poll(timeout * 1000.0)
+        self.clock.wait(self._readable, timeout)
 
     def wants_write(self) -> bool:
         return bool(self._pending_input)
@@ -306,7 +315,7 @@ class LineSeat(Seat):
     def on_writable(self) -> None:
         self._flush()
         if self._written_at is None and not self._pending_input and self._request is not None:
-            self._written_at = time.monotonic()
+            self._written_at = self.clock.monotonic()
 
     def expire(self) -> Answer:
         """The timeout, with what the referee did receive: the limit and the time waited, the
@@ -345,7 +354,7 @@ class LineSeat(Seat):
 
     def _elapsed(self) -> float:
         start = self._written_at if self._written_at is not None else self._asked_at
-        return time.monotonic() - start
+        return self.clock.monotonic() - start
 
     def _take_answer(self) -> None:
         while self._answer is None:
