@@ -38,7 +38,7 @@ from .games.base import Event
 from .referee import Listener, MatchInterrupted, Referee, Settings
 from .replay import verify
 from .safe_text import DETAIL_WIDTH, printable
-from .seats.base import Answer, FaultKind, Identity, Request, Seat, SeatFault
+from .seats.base import FAULT_KINDS, Answer, FaultKind, Identity, Request, Seat, SeatFault
 from .transcript import FROM_BOT, TO_BOT, Entry
 
 NO_MOVE_LEFT = "the record holds no further answer of this seat"
@@ -108,7 +108,7 @@ class FaultReading:
         return cls(kind, detail, line, move, unasked, phase)
 
     def fault(self) -> SeatFault:
-        return SeatFault(self.kind, self.detail)
+        return SeatFault(FaultKind(self.kind), self.detail)
 
 
 def _quoted_after(detail: str, head: str) -> str | None:
@@ -320,7 +320,7 @@ def derive(record: dict[str, Any], seat: int, where: str = "record") -> Derived:
     verify(record, where)  # checks the record's shape too, so its fields are typed from here on
     seats, count = record["seats"], len(record["seats"])
     for n, fault in enumerate(record["faults"], start=1):
-        if fault["kind"] not in FaultKind.ALL:
+        if fault["kind"] not in FAULT_KINDS:
             raise VerificationError(printable(
                 f"{where}: fault {n} is of kind {fault['kind']!r}, which the referee never records", DETAIL_WIDTH))
     setup = registry.resolve(record["game"], record["variant"], record["options"], count, record["seed"])

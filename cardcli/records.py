@@ -55,7 +55,9 @@ class MoveRecord:
 @attrs.frozen
 class FaultRecord:
     seat: int
-    kind: str
+    kind: str = attrs.field(converter=str)
+    """The fault's kind as text (a ``FaultKind`` member becomes its value): the record holds
+    plain JSON values only."""
     detail: str
     deal: int
     move: int

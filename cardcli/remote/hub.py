@@ -905,7 +905,7 @@ class Listener:
                 await self._violation(ws, session, FaultKind.PROTOCOL, str(err))
                 return
 
-    async def _violation(self, ws: ServerConnection, session: _Session, kind: str, detail: str,
+    async def _violation(self, ws: ServerConnection, session: _Session, kind: FaultKind, detail: str,
                          code: int = wire.CLOSE_POLICY) -> None:
         """A peer that broke the transport's rules: its session ends with a fault of ``kind``
         (a bound seat records it), the connection is closed with the reason."""

@@ -37,6 +37,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidPro
 from .. import protocol
 from ..errors import CardcliError, Interrupted, UsageError
 from ..safe_text import DETAIL_WIDTH, printable
+from ..seats.base import FaultKind
 from . import wire
 
 PREFIX = "cardcli connect"
@@ -844,12 +845,12 @@ class Slot:
             await session.end_bot(0)
             return
         if isinstance(event, Malformed):
-            session.fault = wire.fault("malformed", event.detail)
+            session.fault = wire.fault(FaultKind.MALFORMED, event.detail)
             self.say(f"the bot broke the line framing ({printable(event.detail, DETAIL_WIDTH)}); "
                      "reported to the referee as a malformed fault and ended")
         else:
             detail = exit_detail(event.returncode)
-            session.fault = wire.fault("crash", detail)
+            session.fault = wire.fault(FaultKind.CRASH, detail)
             self.say(f"the bot {detail} during the session; reported to the referee as a crash "
                      "(its stderr is not sent)")
         await session.end_bot(0)
@@ -894,7 +895,7 @@ class Slot:
         except OSError as err:
             session.bot_over = True
             detail = f"cannot be started: {err.strerror or err}"
-            session.fault = wire.fault("crash", detail)
+            session.fault = wire.fault(FaultKind.CRASH, detail)
             try:
                 await ws.send(session.fault)
             except ConnectionClosed:

@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from .. import protocol
-from ..seats.base import FaultKind, SeatFault
+from ..seats.base import FAULT_KINDS, FaultKind, SeatFault
 from ..seats.line_seat import LineSeat
 from . import link, wire
 
@@ -106,7 +106,7 @@ class RemoteSeat(LineSeat):
                 self.reconnects = int(reconnects)
             elif kind == link.GONE:
                 what, _, detail = payload.partition(" ")
-                self._gone = SeatFault(what if what in FaultKind.ALL else FaultKind.DISCONNECT, detail)
+                self._gone = SeatFault(FaultKind(what) if what in FAULT_KINDS else FaultKind.DISCONNECT, detail)
 
     def _encode(self, lines: Any) -> bytes:
         return b"".join(link.frame(link.LINE, line) for line in lines)

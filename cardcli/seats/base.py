@@ -8,6 +8,7 @@ In-process seats answer inside ``ask``; external processes answer when their lin
 from __future__ import annotations
 
 import select
+from enum import StrEnum
 from typing import Any, Sequence
 
 import attrs
@@ -15,8 +16,9 @@ import attrs
 from ..errors import CardcliError
 
 
-class FaultKind:
-    """The kinds of bot misbehaviour, each recorded with a detail text."""
+class FaultKind(StrEnum):
+    """The kinds of bot misbehaviour, each recorded with a detail text. The values are what
+    records, ``forfeit`` lines and the remote link carry."""
 
     CRASH = "crash"
     """The process exited, was killed, or closed its output."""
@@ -34,7 +36,9 @@ class FaultKind:
     """A remote bot did not connect in time, or its connection stayed down past the
     reconnect window."""
 
-    ALL = (CRASH, TIMEOUT, ILLEGAL, MALFORMED, PROTOCOL, LIMIT, DISCONNECT)
+
+FAULT_KINDS: frozenset[str] = frozenset(kind.value for kind in FaultKind)
+"""Every kind's text, for checking a kind read from a record or the remote link."""
 
 
 FLUSH_HINT = "flush after every line"
@@ -44,7 +48,7 @@ buffer. One text, shared by the fault details and ``check-bot``'s hints."""
 DEBUG_HINT = "debug output belongs on stderr"
 """What to do about lines on stdout that the protocol ignores."""
 
-HINTS = {
+HINTS: dict[str, str] = {
     FaultKind.TIMEOUT: f"too slow, or the answer is stuck in the bot's output buffer: {FLUSH_HINT}",
     FaultKind.ILLEGAL: "answer with one of the moves the 'go' line lists, exactly as written",
     FaultKind.MALFORMED: "answer 'move <token>' on one line, UTF-8, under 8192 bytes",
@@ -60,7 +64,7 @@ referee's details and ``check-bot``'s checklist say the same thing in the same w
 class SeatFault(CardcliError):
     """Raised by a seat that can no longer play; the referee records it and applies the policy."""
 
-    def __init__(self, kind: str, detail: str):
+    def __init__(self, kind: FaultKind, detail: str):
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
