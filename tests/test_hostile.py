@@ -1,6 +1,12 @@
 """Hostile and broken bots, each case with a real process (the table in docs/faults.md):
 the match goes on, the fault is recorded against the right seat with its own kind, memory
-stays bounded and no process is left behind."""
+stays bounded and no process is left behind.
+
+Cases that are timing logic alone (an answer just inside or just after the limit, an empty
+line then silence) are tested to the microsecond on a scripted bot and a clock that moves
+only when told (tests/test_protocol_scripted.py); here stay the ones a real process must show:
+a stalled process really cut off at its real deadline, in the handshake and at a request, and
+an answer inside the limit measured by the real clock, with wide margins."""
 
 from __future__ import annotations
 
@@ -41,9 +47,7 @@ def only_fault(summary: dict) -> tuple[int, str, str]:
     [
         (("--ready-delay", "5"), "timeout", "during the handshake", None),
         (("--exit-zero-at", "3"), "crash", "exited with status 0", 2),
-        (("--empty-at", "2"), "timeout", "no answer in time", 1),
         (("--stall-at", "2"), "timeout", "no answer in time", 1),
-        (("--slow-at", "2", "--delay", "1.5"), "timeout", "no answer in time", 1),
         (("--endless-at", "2"), "malformed", "longer than 8192 bytes: b'yyyyyyyy", 1),
         (("--close-stdout-at", "2"), "crash", "closed its output but is still running", 1),
         (("--stop-reading-at", "2"), "timeout", "no answer in time", 2),
@@ -63,8 +67,11 @@ def test_each_hostile_case_is_its_own_recorded_fault(flags, kind, detail, answer
         assert len(answered_before_fault(record, 0)) == answered
 
 
-def test_an_answer_just_inside_the_limit_is_not_a_fault(record_path: Path) -> None:
-    summary = play_one_bad_seat(faulty("--slow-at", "2", "--delay", "0.6"), record_path)
+def test_an_answer_well_inside_the_limit_is_not_a_fault_and_its_time_is_the_real_one(record_path: Path) -> None:
+    """The real clock is wired in: a bot that really sleeps 600 ms, under a limit of 5 s so
+    that a loaded machine cannot make it late, is recorded as taking about that long. The
+    boundary itself (999 ms of 1 s, 1001 ms) is scripted (tests/test_protocol_scripted.py)."""
+    summary = play_one_bad_seat(faulty("--slow-at", "2", "--delay", "0.6"), record_path, "--move-time", "5")
     assert summary["faults"] == []
     record = read_records(record_path)[0]
     moves = [m for deal in record["deals"] for m in deal["moves"] if m["seat"] == 0]

@@ -242,6 +242,31 @@ def test_lines_the_protocol_ignores_are_counted_and_quoted_by_the_timeout() -> N
     assert seat.ignored_lines == 2 and seat.first_ignored == "thinking..."
 
 
+def test_an_empty_line_then_silence_is_a_timeout_that_says_nothing_was_received() -> None:
+    seat, bot, clock = ready_seat()
+    bot.expect(GO, [""], after=0.1)
+    answer = answer_of(seat, PLAY)
+    assert answer.fault is not None and answer.fault.kind == FaultKind.TIMEOUT and clock.now == START + 1.0
+    assert "nothing received" in answer.fault.detail and seat.ignored_lines == 0
+
+
+@pytest.mark.parametrize("at", [1, 2, 3, 5])
+def test_a_stale_second_move_waiting_before_the_next_request_is_a_protocol_fault(at: int) -> None:
+    """The bot answers the ``at``-th request twice; the echo is waiting when the next request
+    is due, and is never taken as its answer (tests/test_seat_timing.py races a real process
+    around the request instead)."""
+    seat, bot, clock = ready_seat()
+    for n in range(1, at + 1):
+        bot.expect(GO, ["move 4H", "move 4H"] if n == at else ["move 4H"], after=0.05)
+    for _ in range(at):
+        assert answer_of(seat, PLAY).move == "4H"
+    clock.advance(0.5)
+    answer = answer_of(seat, PLAY)
+    assert answer.fault is not None and answer.fault.kind == FaultKind.PROTOCOL
+    assert answer.fault.detail == "move sent without a request: 'move 4H'"
+    bot.assert_done()
+
+
 def test_a_move_sent_before_the_request_is_a_protocol_fault() -> None:
     seat, bot, clock = ready_seat()
     bot.say("move 4H", after=0.1)
