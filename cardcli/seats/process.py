@@ -31,7 +31,7 @@ from .launch import Launch
 from .limits import Limits
 from .line_seat import LineSeat, log
 from .policy import DEFAULT_PROCESSES, SandboxPolicy
-from .sandbox import Jail, SandboxError, describe
+from .sandbox import Jail, SandboxError, adopt_orphans, describe, reap_adopted
 from .watchdog import WATCHDOG
 
 STDERR_CAP = 1 << 20
@@ -120,6 +120,7 @@ class ProcessSeat(LineSeat):
             if self._group is not None:
                 limits.setup(self._group)
             if self.sandbox is not None:
+                adopt_orphans()
                 self._jail = Jail(self.sandbox, self.argv, self.launch.workdir, dict(self.launch.env),
                                   self.launch.binds, self.launch.show_workdir)
                 cwd = None
@@ -197,6 +198,7 @@ class ProcessSeat(LineSeat):
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             log.warning("%s: process %d did not die", self.label, proc.pid)
+        reap_adopted(proc.pid)
         for stream in (proc.stdin, proc.stdout):
             if stream is not None:
                 try:

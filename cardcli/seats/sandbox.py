@@ -40,6 +40,7 @@ import shutil
 import stat
 import subprocess
 import threading
+import time
 import zlib
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
@@ -83,6 +84,7 @@ def support() -> Support:
     except seccomp.FilterUnavailable as err:
         return Support(None, str(err))
     own_uid = os.geteuid() == 0 and shutil.which("setpriv", path="/usr/bin:/bin") is not None
+    adopt_orphans()
     read_end, write_end = os.pipe()
     probe = [bwrap, *_namespaces(own_uid, False), "--die-with-parent", *_system_binds(), "--proc", "/proc",
              "--dev", "/dev", "--size", str(1 << 20), "--tmpfs", "/tmp", "--seccomp", str(read_end), "--", "true"]
@@ -95,6 +97,7 @@ def support() -> Support:
         return Support(None, f"bubblewrap cannot run: {err}")
     finally:
         os.close(read_end)
+        reap_adopted()
     if done.returncode != 0:
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
         return Support(None, f"the kernel refuses the namespaces bubblewrap needs: {why[-1] if why else done.returncode}")
@@ -313,6 +316,88 @@ def _find_scratch(sandbox_pid: int, size: int) -> int | None:
             if fd >= 0:
                 os.close(fd)
     return None
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+@functools.lru_cache(maxsize=None)
+def adopt_orphans() -> None:
+    """Make this process the reaper of the orphans its children leave (``prctl``'s
+    ``PR_SET_CHILD_SUBREAPER``), once. Bubblewrap's first process exits as soon as the bot
+    does, while the sandbox's own init (the PID namespace's process 1, which bubblewrap forked)
+    is still ending: that init is orphaned every time. Without this it goes to the nearest
+    subreaper above the referee, which may never wait for it (a test runner, a service
+    manager's user instance) and keeps it as a ``<defunct>`` process for good; with it, the
+    referee adopts it and :func:`reap_adopted` waits for it."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # no prctl: the orphans go to init, which reaps them
+
+
+def reap_adopted(session: int | None = None, seconds: float = 5.0) -> int:
+    """Wait for the children this process adopted (see :func:`adopt_orphans`) that are a
+    sandbox's init, and those of bot session ``session`` (an unguarded bot's children, orphaned
+    when it ended): by now they have been killed, so each ends within moments. Only those: a
+    child this process started itself is its ``subprocess.Popen``'s to wait for. Returns how
+    many were reaped."""
+    own = os.getpid()
+    left = [pid for pid in _adopted(own) if _sandbox_init(pid) or (session is not None and _session(pid) == session != pid)]
+    reaped = 0
+    deadline = time.monotonic() + seconds
+    while left:
+        for pid in list(left):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done = pid  # reaped meanwhile by another seat's close
+            if done:
+                left.remove(pid)
+                reaped += 1
+        if left and time.monotonic() > deadline:
+            break
+        if left:
+            time.sleep(0.005)
+    return reaped
+
+
+def _adopted(own: int) -> list[int]:
+    """The children of process ``own`` (of every one of its threads)."""
+    found = []
+    try:
+        tasks = os.listdir(f"/proc/{own}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{own}/task/{task}/children") as listing:
+                found += [int(word) for word in listing.read().split()]
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+def _sandbox_init(pid: int) -> bool:
+    """Whether ``pid`` is bubblewrap's process 1 of a PID namespace below this one."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    spaces = fields.get("NSpid", "").split()
+    return len(spaces) > 1 and spaces[-1] == "1" and fields.get("Name", "").strip() == "bwrap"
+
+
+def _session(pid: int) -> int | None:
+    """The session of process ``pid`` (None once gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return int(stat.read().rsplit(b")", 1)[1].split()[3])
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _children(pid: int) -> list[int]:
