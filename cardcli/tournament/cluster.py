@@ -158,7 +158,7 @@ def __getattr__(name: str) -> Any:
 def _make_ship_plugin() -> type:
     from distributed import WorkerPlugin
 
-    class ShipPlugin(WorkerPlugin):  # type: ignore[misc]
+    class ShipPlugin(WorkerPlugin):
         """A Dask worker plugin (registered for this run, and given to every worker that joins
         later) that unpacks the shipments into a fresh folder of the worker's own directory,
         execute bits kept, then moves it into place."""

@@ -253,7 +253,8 @@ def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: St
     record as it arrives. Each worker has a pipe of its own; it is given its next match when it
     sends a result. Whatever stops the parent (the end of the schedule, Ctrl-C, SIGTERM, a
     failed worker), the workers are ended with their bots before this returns or raises."""
-    context = multiprocessing.get_context(_START_METHOD)
+    context: multiprocessing.context.ForkContext | multiprocessing.context.SpawnContext = (
+        multiprocessing.get_context("fork") if _START_METHOD == "fork" else multiprocessing.get_context("spawn"))
     work = iter(pending)
     ends: list[multiprocessing.connection.Connection] = []
     workers: list[multiprocessing.process.BaseProcess] = []
@@ -315,13 +316,15 @@ def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: St
             if not watched:
                 raise RecordError("the tournament workers stopped before the schedule was played")
             for obj in multiprocessing.connection.wait(list(watched)):
-                k = watched.get(obj)
-                if k is None:
+                ready = obj if isinstance(obj, (int, multiprocessing.connection.Connection)) else None
+                found = watched.get(ready) if ready is not None else None
+                if ready is None or found is None:
                     continue
-                if obj is ends[k]:
+                k = found
+                if ready is ends[k]:
                     take(k)
                     continue
-                del watched[obj]
+                del watched[ready]
                 while ends[k] in watched and ends[k].poll() and take(k):
                     pass  # what it sent before it ended
                 workers[k].join(timeout=5)  # its pipes close a moment before its status is there
