@@ -145,8 +145,8 @@ class ScriptedBot:
     def expect(self, line: Match, responses: Sequence[str | bytes] = (), after: float = 0.0,
                close: bool = False) -> ScriptedBot:
         """The next line the seat sends must be ``line``; the bot answers ``responses`` (lines,
-        or raw bytes sent as they are) ``after`` seconds later, then closes its output when
-        ``close``."""
+        or raw bytes sent as they are) ``after`` seconds later, then exits when ``close``: it
+        reads nothing more and closes its end of the stream."""
         self._steps.append(_Expect(line, tuple(_bytes(r) for r in responses), after, close))
         return self
 
@@ -158,7 +158,8 @@ class ScriptedBot:
         return self
 
     def close(self, after: float = 0.0) -> ScriptedBot:
-        """The bot closes its output ``after`` seconds after the script's last step."""
+        """The bot exits ``after`` seconds after the script's last step: its output ends and
+        its input is no longer read."""
         self._steps.append(_Say(None, after))
         self._start_says()
         return self
@@ -223,8 +224,7 @@ class ScriptedBot:
             if self._to_seat < 0:
                 continue
             if data is None:
-                os.close(self._to_seat)
-                self._to_seat = -1
+                self.hang_up()
             else:
                 os.write(self._to_seat, data)
 
@@ -235,6 +235,8 @@ class ScriptedBot:
         if isinstance(step, _Expect) and step.wants(line):
             self._steps.popleft()
             self._mark = now + step.after
+            if step.close:
+                self.reading = False
             if step.responses:
                 self._schedule(self._mark, b"".join(step.responses))
             if step.close:

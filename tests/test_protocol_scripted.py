@@ -407,3 +407,35 @@ def test_the_bank_is_full_again_at_the_next_match_of_a_bot_kept_alive() -> None:
     assert own(first, 0)[-1]["bank_ms"] == 500
     assert banks_told(bot)[told] == 1000 and own(second, 0)[0]["bank_ms"] == 1000, "a new match, a full bank"
     assert bot.opened == 1, "one stream for both matches"
+
+
+# -- the end ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("script, left, took", [
+    (lambda bot: bot.expect("result 1 2").expect("quit", close=True, after=0.01), None, 0.002),
+    (lambda bot: bot.expect("result 1 2", close=True), "exited after 'result', before 'quit'", 0.002),
+    (lambda bot: bot.expect("result 1 2", close=True, after=0.01), "exited after 'result', without reading 'quit'",
+     0.02),
+])
+def test_quit_tells_a_bot_that_obeys_it_from_one_that_stopped_at_the_result(script: Any, left: str | None,
+                                                                              took: float) -> None:
+    """The match's last lines go first, ``quit`` once the bot has read them; the referee looks
+    in steps growing from half a millisecond, here on the fake clock."""
+    seat, bot, clock = ready_seat()
+    script(bot)
+    seat.notify(["result 1 2"])
+    seat.request_quit()
+    assert seat.left_before_quit == left
+    assert clock.now - START < took, "waited only until the bot had read or left"
+    clock.advance(1.0)
+    bot.assert_done()
+
+
+def test_the_wait_for_a_bot_to_read_its_last_lines_is_bounded() -> None:
+    seat, bot, clock = ready_seat()
+    bot.reading = False
+    seat.notify(["result 1 2"])
+    seat.request_quit()
+    assert clock.now == pytest.approx(START + 0.5), "QUIT_READ_WAIT, and not a moment more"
+    assert seat.left_before_quit is None

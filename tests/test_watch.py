@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -52,20 +51,22 @@ def test_replay_step_waits_for_a_key_on_a_terminal(tmp_path: Path) -> None:
 
 
 def test_watch_follows_a_record_file_as_games_are_appended(tmp_path: Path) -> None:
+    """Each game is waited for as it shows up (with a generous limit for a loaded machine),
+    not for a set time after the last one was written."""
     path = tmp_path / "games.jsonl"
     path.write_text("")
-    watcher = subprocess.Popen([sys.executable, "-m", "cardcli", "watch", str(path), "--interval", "0.1"],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    watcher = pexpect.spawn(sys.executable, ["-m", "cardcli", "watch", str(path), "--interval", "0.1"],
+                            cwd=str(ROOT), env={**os.environ, "PYTHONPATH": str(ROOT)}, encoding="utf-8",
+                            timeout=60)
     try:
         run_cli("play", "pigugnin", "--seed", "1", "--record", str(path), check=True)
+        watcher.expect("game 1: pigugnin standard seed 1")
+        watcher.expect("standings:")
         run_cli("play", "pigugnin", "--seed", "2", "--record", str(path), check=True)
-        time.sleep(1.0)
+        watcher.expect("game 2: pigugnin standard seed 2")
+        watcher.expect("standings:")
     finally:
-        watcher.terminate()
-        out, _ = watcher.communicate(timeout=10)
-    assert "game 1: pigugnin standard seed 1" in out and "game 2: pigugnin standard seed 2" in out
-    assert "standings:" in out
+        watcher.terminate(force=True)
 
 
 def test_watch_shows_a_tournament_table(tmp_path: Path) -> None:
