@@ -14,27 +14,24 @@ from typing import Any, Callable
 import pytest
 
 from record_check import record_schema_check
+from tiers import marks_of
 
 ROOT = Path(__file__).resolve().parent.parent
-FAST_TIER = frozenset({
-    "test_protocol", "test_referee", "test_interrupted", "test_record_schema", "test_verify", "test_viewer",
-    "test_watch", "test_terminal_safety", "test_openskill_ties", "test_time_stats", "test_setoption", "test_properties",
-    "test_closing", "test_docs", "test_examples", "test_relay", "test_gauntlet", "test_time_bank",
-    "test_failure_bundles", "test_paired_stats", "test_tournament_presentation", "test_golden", "test_game_folders",
-    "test_game_plugins", "test_layers", "test_protocol_scripted",
-})
-"""The modules of the fast tier (``pytest -m fast``, about a minute on two cores), with every
-module of tests/games but the long generated ones below: what everyday work runs. It needs no
-root, sandbox, browser, database server or cluster; the whole suite runs those for real."""
-SLOW_GAME_MODULES = frozenset({"test_clone_and_actions", "test_seep_generator", "test_seep_invariants"})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test with what it needs and its tier, from one table (tests/tiers.py, which
+    tests/test_tiers.py holds to every module)."""
+    seen: set[tuple[str, object]] = set()
     for item in items:
         path = Path(str(item.fspath))
-        in_games = path.parent.name == "games" and path.stem not in SLOW_GAME_MODULES
-        if path.stem in FAST_TIER or in_games:
-            item.add_marker(pytest.mark.fast)
+        callspec = getattr(item, "callspec", None)
+        marks = marks_of(path.parent.name, path.stem, getattr(item, "originalname", item.name),
+                         callspec.params if callspec is not None else None, seen)
+        for mark in sorted(marks or ()):
+            item.add_marker(mark)
+
+
 PYTHON_BOT = f"{sys.executable} {ROOT / 'bots/python/random_bot.py'}"
 BASH_BOT = f"bash {ROOT / 'bots/bash/random_bot.sh'}"
 FAULTY_BOT = f"{sys.executable} {ROOT / 'tests/bots/faulty_bot.py'}"
