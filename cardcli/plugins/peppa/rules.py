@@ -12,6 +12,7 @@ at the dealer's right (``dealer-1``) in both directions of play.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Sequence
 
 import attrs
@@ -137,11 +138,21 @@ VARIANTS = (
 )
 
 
-class Phase:
+class Phase(StrEnum):
+    """Where a match stands. The values are the texts :class:`MatchBase` compares with; the
+    rules compare with the module's constants below by identity (an enum's class attribute
+    costs an engine's inner loop more than a module global)."""
+
     DEAL = "deal"
     PASS = "pass"
     PLAY = "play"
     OVER = "over"
+
+
+DEAL = Phase.DEAL
+PASS = Phase.PASS
+PLAY = Phase.PLAY
+OVER = Phase.OVER
 
 
 HEARTS = SUIT_MASKS["H"]
@@ -171,6 +182,8 @@ class PeppaMatch(MaskHands, MatchBase):
     index of the three-card combination in :meth:`decisions`' pass list.
     """
 
+    phase: Phase
+
     num_players = NUM_PLAYERS
 
     def __init__(self, options: PeppaOptions, num_players: int = NUM_PLAYERS, first_dealer: int = 0):
@@ -186,7 +199,7 @@ class PeppaMatch(MaskHands, MatchBase):
         self._clean_first_trick = options.no_points_first_trick
         self._hearts_must_be_broken = options.hearts_must_be_broken
         self._breaking = HEARTS | QUEEN_BIT if options.queen_breaks_hearts else HEARTS
-        self.phase = Phase.DEAL
+        self.phase = DEAL
         self.dealer = first_dealer
         self.totals = [0] * NUM_PLAYERS
         self.hand_masks = [0] * NUM_PLAYERS
@@ -208,7 +221,7 @@ class PeppaMatch(MaskHands, MatchBase):
         return {"hands": [list(texts(m)) for m in self._dealt]}
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
-        if self.phase != Phase.DEAL:
+        if self.phase is not DEAL:
             raise IllegalMoveError("no deal is due now")
         if len(deck) != 52 or mask_of(deck) != FULL_DECK:
             raise IllegalMoveError("a Peppa deal needs the 52 cards, each once")
@@ -236,40 +249,40 @@ class PeppaMatch(MaskHands, MatchBase):
         if self.pass_direction == "hold":
             events += self._start_play()
         else:
-            self.phase = Phase.PASS
+            self.phase = PASS
         return events
 
     def decisions(self) -> tuple[Decision, ...]:
-        if self.phase == Phase.PASS:
+        if self.phase is PASS:
             return tuple(
                 Decision(s, "pass", Combinations(texts(self.hand_masks[s]), PASS_SIZE))
                 for s in range(NUM_PLAYERS)
                 if s not in self.passes
             )
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             return (Decision(self.tricks.turn, "play", texts(self._turn_mask())),)
         return ()
 
     def acting(self) -> tuple[tuple[int, str], ...]:
-        if self.phase == Phase.PASS:
+        if self.phase is PASS:
             return tuple((s, "pass") for s in range(NUM_PLAYERS) if s not in self.passes)
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             return ((self.tricks.turn, "play"),)
         return ()
 
     def apply(self, seat: int, move: str) -> list[Event]:
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             self._play(seat, checked(self._checked_card, seat, move))
             events = self.tricks.play_events()
-            return events + self._score_events() if self.phase != Phase.PLAY else events
-        if self.phase == Phase.PASS:
+            return events + self._score_events() if self.phase is not PLAY else events
+        if self.phase is PASS:
             return self._apply_pass(seat, move)
         raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
     def apply_quietly(self, seat: int, move: str) -> None:
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             self._play(seat, checked(self._checked_card, seat, move))
-        elif self.phase == Phase.PASS:
+        elif self.phase is PASS:
             self._pass(seat, checked(self._checked_pass, seat, move))
         else:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
@@ -303,27 +316,27 @@ class PeppaMatch(MaskHands, MatchBase):
         """The seat to act: during the simultaneous pass, the lowest seat that has not passed
         (nobody sees a pass before all four are made, so taking them in seat order is the same
         game); -1 when a deal is due or the match is over."""
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             return self.tricks.turn
-        if self.phase == Phase.PASS:
+        if self.phase is PASS:
             return next(s for s in range(NUM_PLAYERS) if s not in self.passes)
         return -1
 
     def legal_actions(self) -> Sequence[int]:
         """The actions of :meth:`current_player`: card indices to play, or pass indices."""
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             return indices(self._turn_mask())
-        if self.phase == Phase.PASS:
+        if self.phase is PASS:
             return range(len(_PASSES))
         return ()
 
     def apply_action(self, action: int) -> None:
         """Apply an action of :meth:`current_player`; refuse an illegal one and change nothing."""
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             if not 0 <= action < 52 or not self._turn_mask() >> action & 1:
                 raise IllegalMoveError(f"action {action} is not legal now")
             self._play(self.tricks.turn, action)
-        elif self.phase == Phase.PASS:
+        elif self.phase is PASS:
             if not 0 <= action < len(_PASSES):
                 raise IllegalMoveError(f"action {action} is not legal now")
             seat = self.current_player()
@@ -358,7 +371,7 @@ class PeppaMatch(MaskHands, MatchBase):
         given = checked(self._checked_pass, seat, move)
         self._pass(seat, given)
         events = [Event("passed", (str(self.pass_target(seat)), *texts(given)), frozenset({seat}))]
-        if self.phase == Phase.PASS:
+        if self.phase is PASS:
             return events
         for giver, cards_given in sorted(self.passes.items()):
             events.append(
@@ -396,7 +409,7 @@ class PeppaMatch(MaskHands, MatchBase):
         self._start_play()
 
     def _start_play(self) -> list[Event]:
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         leader = self.leader
         if self._two_of_clubs_leads:
             leader = next(s for s, h in enumerate(self.hand_masks) if h & TWO_OF_CLUBS_BIT)
@@ -443,7 +456,7 @@ class PeppaMatch(MaskHands, MatchBase):
         self.totals = [t + p for t, p in zip(self.totals, points)]
         self._scores.append(DealScore(self._deals_started, tuple(points), tuple(self.totals), notes))
         self._result = self._match_result()
-        self.phase = Phase.DEAL if self._result is None else Phase.OVER
+        self.phase = DEAL if self._result is None else OVER
 
     def _score_events(self) -> list[Event]:
         """The events of the deal :meth:`_end_deal` has just scored."""
@@ -474,11 +487,11 @@ class PeppaMatch(MaskHands, MatchBase):
         """End the match between deals (the referee's deal limit): the two highest totals lose
         as if the threshold had been passed; a tie at the boundary cannot be played on, so the
         tied seats share the loss unless the option says they share the win."""
-        if self.phase != Phase.DEAL:
+        if self.phase is not DEAL:
             raise IllegalMoveError("a match is adjudicated only between deals")
         tie = "shared_win" if self.options.boundary_tie == "shared_win" else "shared_loss"
         self._result = self._ranking(tie)
-        self.phase = Phase.OVER
+        self.phase = OVER
 
     def _ranking(self, tie: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """Two highest totals lose, two lowest win; ``tie`` decides a tie at the boundary."""

@@ -13,6 +13,7 @@ ways share every check.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Sequence
 
@@ -74,12 +75,23 @@ class PepperOptions:
 VARIANTS = (Variant("standard", "the race to 30: 6 cards each with 4 players in partnerships, 8 with 2 or 3"),)
 
 
-class Phase:
+class Phase(StrEnum):
+    """Where a match stands. The values are the texts :class:`MatchBase` compares with; the
+    rules compare with the module's constants below by identity (an enum's class attribute
+    costs an engine's inner loop more than a module global)."""
+
     DEAL = "deal"
     BID = "bid"
     TRUMP = "trump"
     PLAY = "play"
     OVER = "over"
+
+
+DEAL = Phase.DEAL
+BID = Phase.BID
+TRUMP = Phase.TRUMP
+PLAY = Phase.PLAY
+OVER = Phase.OVER
 
 
 @attrs.frozen
@@ -102,6 +114,8 @@ class PepperMatch(MaskHands, MatchBase):
     events.
     """
 
+    phase: Phase
+
     def __init__(self, options: PepperOptions, num_players: int = 4, first_dealer: int = 0):
         super().__init__()
         if num_players not in (2, 3, 4):
@@ -115,7 +129,7 @@ class PepperMatch(MaskHands, MatchBase):
         self.hand_size = 6 if num_players == 4 else 8
         self.levels = tuple(str(i) for i in range(1, 6 if num_players == 4 else 8)) + PEPPERS
         self.dealer = first_dealer
-        self.phase = Phase.DEAL
+        self.phase = DEAL
         self.side_totals = [0] * len(self.sides)
         self._next_same_dealer = False
         self._result: tuple[tuple[int, ...], tuple[int, ...]] | None = None
@@ -142,7 +156,7 @@ class PepperMatch(MaskHands, MatchBase):
         return facts
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
-        if self.phase != Phase.DEAL:
+        if self.phase is not DEAL:
             raise IllegalMoveError("no deal is due now")
         if len(deck) != 24 or set(deck) != set(french_24()):
             raise IllegalMoveError("a Pepper deal needs the 24 cards, each once")
@@ -170,53 +184,53 @@ class PepperMatch(MaskHands, MatchBase):
         self.spoken = set()
         self.high = None
         self.turn = (self.dealer + 1) % n
-        self.phase = Phase.BID
+        self.phase = BID
         events = [Event("deal", (str(self._deals_started), str(self.dealer)))]
         events += [Event("hand", texts(h), frozenset({s})) for s, h in enumerate(self.hand_masks)]
         return events
 
     def decisions(self) -> tuple[Decision, ...]:
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             return (Decision(self.turn, "bid", self._bid_moves(self.turn)),)
-        if self.phase == Phase.TRUMP:
+        if self.phase is TRUMP:
             return (Decision(self.declarer, "trump", self._trump_moves()),)
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             return (Decision(self.tricks.turn, "play", texts(self._turn_mask())),)
         return ()
 
     def acting(self) -> tuple[tuple[int, str], ...]:
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             return ((self.turn, "bid"),)
-        if self.phase == Phase.TRUMP:
+        if self.phase is TRUMP:
             return ((self.declarer, "trump"),)
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             return ((self.tricks.turn, "play"),)
         return ()
 
     def apply(self, seat: int, move: str) -> list[Event]:
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             self._check_bid(seat, move)
             self._bid(seat, move)
             events = [Event("bid", (str(seat), move))]
-            return events if self.phase == Phase.BID else events + self._auction_events()
-        if self.phase == Phase.TRUMP:
+            return events if self.phase is BID else events + self._auction_events()
+        if self.phase is TRUMP:
             self._check_trump(seat, move)
             self._name_trump(move)
             return [Event("trump", (str(self.declarer), move))] + self.tricks.start()
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             self.tricks.play(seat, checked(self._checked_card, seat, move))
             events = self.tricks.play_events()
             return events + self._result_events(self._score_deal()) if self.tricks.finished else events
         raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
     def apply_quietly(self, seat: int, move: str) -> None:
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             self._check_bid(seat, move)
             self._bid(seat, move)
-        elif self.phase == Phase.TRUMP:
+        elif self.phase is TRUMP:
             self._check_trump(seat, move)
             self._name_trump(move)
-        elif self.phase == Phase.PLAY:
+        elif self.phase is PLAY:
             self._play(seat, checked(self._checked_card, seat, move))
         else:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
@@ -238,22 +252,22 @@ class PepperMatch(MaskHands, MatchBase):
     def current_player(self) -> int:
         """The seat to bid, to name trumps or to play, or -1 when a deal is due or the match is
         over. Every decision of Pepper is one seat's, so there is nothing to put in order."""
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             return self.tricks.turn
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             return self.turn
-        if self.phase == Phase.TRUMP:
+        if self.phase is TRUMP:
             return self.declarer
         return -1
 
     def legal_actions(self) -> tuple[int, ...]:
         """The actions of :meth:`current_player`, sorted: the same moves, in the same order, as
         the tokens :meth:`decisions` offers."""
-        if self.phase == Phase.PLAY:
+        if self.phase is PLAY:
             return CARD_ACTIONS.actions(self._turn_mask())
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             return _actions(self._bid_moves(self.turn))
-        if self.phase == Phase.TRUMP:
+        if self.phase is TRUMP:
             return _actions(self._trump_moves())
         return ()
 
@@ -265,11 +279,11 @@ class PepperMatch(MaskHands, MatchBase):
             raise IllegalMoveError(f"no move is due in phase {phase}")
         if action not in PHASE_ACTIONS[phase]:
             raise IllegalMoveError(f"action {action} is not a {phase} action")
-        if phase == Phase.PLAY:
+        if phase is PLAY:
             seat, index = self.tricks.turn, CARD_ACTIONS.index_of[action]
             self._check_legal(index)
             self._play(seat, index)
-        elif phase == Phase.BID:
+        elif phase is BID:
             move = ACTION_TEXTS[action]
             self._check_bid(self.turn, move)
             self._bid(self.turn, move)
@@ -381,14 +395,14 @@ class PepperMatch(MaskHands, MatchBase):
             self._next_same_dealer = self.options.all_pass == "redeal_same_dealer"
             zeros = tuple(0 for _ in range(self.num_players))
             self._scores.append(DealScore(self._deals_started, zeros, self.seat_totals(), ("all passed",)))
-            self.phase = Phase.DEAL
+            self.phase = DEAL
             return
         self.declarer, self.contract = self.high
-        self.phase = Phase.TRUMP
+        self.phase = TRUMP
 
     def _auction_events(self) -> list[Event]:
         """The events of the auction :meth:`_close_auction` has just closed."""
-        if self.phase == Phase.TRUMP:
+        if self.phase is TRUMP:
             return [Event("contract", (str(self.declarer), self.contract))]
         return [Event("allpass", ())] + self._score_events(self._scores[-1].points)
 
@@ -402,7 +416,7 @@ class PepperMatch(MaskHands, MatchBase):
     def _name_trump(self, move: str) -> None:
         """Name a checked trump; the declarer leads the first trick."""
         self.trump = None if move == "NT" else move
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         ranking = _rankings(self.trump, self.options.left_bower_is_trump)
         self.tricks = TrickPlay(self.hand_masks, self.declarer, True, _no_points, ranking, self.trump)
 
@@ -432,7 +446,7 @@ class PepperMatch(MaskHands, MatchBase):
         note = f"{'made' if made else 'set'} {self.contract} by {self.declarer}: {won[declaring]} tricks"
         self._scores.append(DealScore(self._deals_started, points, self.seat_totals(), (note,)))
         self._result = self._game_result()
-        self.phase = Phase.OVER if self._result is not None else Phase.DEAL
+        self.phase = OVER if self._result is not None else DEAL
         return DealResult(made, won[declaring], points)
 
     def _result_events(self, result: DealResult) -> list[Event]:
@@ -454,10 +468,10 @@ class PepperMatch(MaskHands, MatchBase):
     def adjudicate(self) -> None:
         """End the game between deals (the referee's deal limit): the best total wins, ties
         share the win."""
-        if self.phase != Phase.DEAL:
+        if self.phase is not DEAL:
             raise IllegalMoveError("a match is adjudicated only between deals")
         self._result = self._seats(best(self.side_totals, range(len(self.sides))))
-        self.phase = Phase.OVER
+        self.phase = OVER
 
     def _seats(self, winning_sides: list[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
         winners = seats(self.sides, winning_sides)
@@ -502,10 +516,10 @@ ACTION_TEXTS = (*CARD_ACTIONS.texts, *BIDS, *TRUMPS)
 """Each action's token."""
 NUM_ACTIONS = len(ACTION_TEXTS)
 """39: the size of the action space, the same for every player count."""
-PHASE_ACTIONS = {
-    Phase.PLAY: range(FIRST_BID),
-    Phase.BID: range(FIRST_BID, FIRST_TRUMP),
-    Phase.TRUMP: range(FIRST_TRUMP, NUM_ACTIONS),
+PHASE_ACTIONS: dict[str, range] = {
+    PLAY: range(FIRST_BID),
+    BID: range(FIRST_BID, FIRST_TRUMP),
+    TRUMP: range(FIRST_TRUMP, NUM_ACTIONS),
 }
 """The actions each kind of decision draws from."""
 _ACTION_OF_TEXT = {text: action for action, text in enumerate(ACTION_TEXTS)}

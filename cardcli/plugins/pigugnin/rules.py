@@ -13,6 +13,7 @@ canonical order (:func:`action_text`, :func:`action_of`). Both ways share every 
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Sequence
 
 import attrs
@@ -95,10 +96,19 @@ class PigugninOptions:
 VARIANTS = (Variant("standard", "Busca Reggiana as the seed plays it: 4 players with 10 cards or 5 with 8"),)
 
 
-class Phase:
+class Phase(StrEnum):
+    """Where a match stands. The values are the texts :class:`MatchBase` compares with; the
+    rules compare with the module's constants below by identity (an enum's class attribute
+    costs an engine's inner loop more than a module global)."""
+
     DEAL = "deal"
     PLAY = "play"
     OVER = "over"
+
+
+DEAL = Phase.DEAL
+PLAY = Phase.PLAY
+OVER = Phase.OVER
 
 
 Standings = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]
@@ -127,6 +137,8 @@ class PigugninMatch(MaskHands, MatchBase):
     events and the texts.
     """
 
+    phase: Phase
+
     def __init__(self, options: PigugninOptions, num_players: int = 4, first_dealer: int = 0):
         super().__init__()
         if num_players not in (4, 5):
@@ -135,7 +147,7 @@ class PigugninMatch(MaskHands, MatchBase):
         self.num_players = num_players
         self.clockwise = options.direction == "cw"
         self.dealer = first_dealer
-        self.phase = Phase.DEAL
+        self.phase = DEAL
         self.totals = [0] * num_players
         self.out: list[int] = []
         """Players out (at ``lose_at`` busche or more), in the order they went out."""
@@ -151,7 +163,7 @@ class PigugninMatch(MaskHands, MatchBase):
         return {"hands": [list(texts(h)) for h in self._dealt]}
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
-        if self.phase != Phase.DEAL:
+        if self.phase is not DEAL:
             raise IllegalMoveError("no deal is due now")
         if len(deck) != 40 or mask_of(deck) != FULL_DECK:
             raise IllegalMoveError("a Pigugnìn deal needs the 40 cards, each once")
@@ -169,7 +181,7 @@ class PigugninMatch(MaskHands, MatchBase):
         if self._deals_started == 1 and self.options.first_hand_leader == "seven_of_coins":
             leader = next(s for s, h in enumerate(hands) if h & SETTEBELLO_BIT)
         self.tricks = TrickPlay(hands, leader, self.clockwise, self._trick_points, RANKING)
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         events = [Event("deal", (str(self._deals_started), str(self.dealer)))]
         events += [Event("hand", texts(h), frozenset({s})) for s, h in enumerate(hands)]
         return events + self.tricks.start()
@@ -180,12 +192,12 @@ class PigugninMatch(MaskHands, MatchBase):
         return next(s for s, taken in enumerate(self.tricks.taken) if taken & PIGUGNIN_BIT)
 
     def decisions(self) -> tuple[Decision, ...]:
-        if self.phase != Phase.PLAY:
+        if self.phase is not PLAY:
             return ()
         return (Decision(self.tricks.turn, "play", texts(self.tricks.legal(self._legal_mask))),)
 
     def acting(self) -> tuple[tuple[int, str], ...]:
-        return ((self.tricks.turn, "play"),) if self.phase == Phase.PLAY else ()
+        return ((self.tricks.turn, "play"),) if self.phase is PLAY else ()
 
     def apply(self, seat: int, move: str) -> list[Event]:
         self.tricks.play(seat, checked(self._checked_card, seat, move))
@@ -209,12 +221,12 @@ class PigugninMatch(MaskHands, MatchBase):
     def current_player(self) -> int:
         """The seat to play, or -1 when a deal is due or the match is over. Every decision of
         Il Pigugnìn is one seat's, so there is nothing to put in order."""
-        return self.tricks.turn if self.phase == Phase.PLAY else -1
+        return self.tricks.turn if self.phase is PLAY else -1
 
     def legal_actions(self) -> tuple[int, ...]:
         """The cards :meth:`current_player` may play, as actions (sorted): the same cards, in
         the same order, as the tokens :meth:`decisions` offers."""
-        if self.phase != Phase.PLAY:
+        if self.phase is not PLAY:
             return ()
         return CARD_ACTIONS.actions(self.tricks.legal(self._legal_mask))
 
@@ -232,7 +244,7 @@ class PigugninMatch(MaskHands, MatchBase):
     # -- checks and plays, shared by tokens and actions ---------------------------------------
 
     def _check_phase(self) -> None:
-        if self.phase != Phase.PLAY:
+        if self.phase is not PLAY:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
     def _checked_card(self, seat: int, move: str) -> int:
@@ -338,7 +350,7 @@ class PigugninMatch(MaskHands, MatchBase):
         if capper is not None and self.options.cappotto_ends_match:
             self._capper = capper
         self._result = self._match_result(capper, before)
-        self.phase = Phase.OVER if self._result is not None else Phase.DEAL
+        self.phase = OVER if self._result is not None else DEAL
         return DealTally(points, charges, busche, capper)
 
     def _deal_events(self, tally: DealTally) -> list[Event]:
@@ -389,10 +401,10 @@ class PigugninMatch(MaskHands, MatchBase):
     def adjudicate(self) -> None:
         """End the match between deals (the referee's deal limit): players already out lose,
         the two with the fewest busche win, the rest draw."""
-        if self.phase != Phase.DEAL:
+        if self.phase is not DEAL:
             raise IllegalMoveError("a match is adjudicated only between deals")
         self._result = self._standings(set(self.out))
-        self.phase = Phase.OVER
+        self.phase = OVER
 
     def _standings(self, losers: set[int], may_annul: bool = True) -> Standings:
         """Winners are the two non-losers with the fewest busche; the other non-losers draw.

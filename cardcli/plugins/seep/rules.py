@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from enum import StrEnum
 from operator import attrgetter
 from typing import Any, Sequence
 
@@ -64,12 +65,23 @@ __all__ = [
 ]
 
 
-class Phase:
+class Phase(StrEnum):
+    """Where a match stands. The values are the texts :class:`MatchBase` compares with; the
+    rules compare with the module's constants below by identity (an enum's class attribute
+    costs an engine's inner loop more than a module global)."""
+
     DEAL = "deal"
     BID = "bid"
     OPEN = "open"
     PLAY = "play"
     OVER = "over"
+
+
+DEAL = Phase.DEAL
+BID = Phase.BID
+OPEN = Phase.OPEN
+PLAY = Phase.PLAY
+OVER = Phase.OVER
 
 
 def _rounds(options: SeepOptions, num_players: int) -> list[int]:
@@ -84,6 +96,8 @@ def _rounds(options: SeepOptions, num_players: int) -> list[int]:
 class SeepMatch(MatchBase):
     """A whole baazi of Seep."""
 
+    phase: Phase
+
     def __init__(self, options: SeepOptions, num_players: int = 4, first_dealer: int = 0):
         super().__init__()
         if num_players not in (2, 3, 4):
@@ -96,7 +110,7 @@ class SeepMatch(MatchBase):
         self.sides = sides_for(num_players)
         self.side_of = side_map(self.sides)
         self.dealer = first_dealer
-        self.phase = Phase.DEAL
+        self.phase = DEAL
         self.side_totals = [0] * len(self.sides)
         self._same_dealer = False
         self._result: Result | None = None
@@ -137,7 +151,7 @@ class SeepMatch(MatchBase):
         }
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
-        if self.phase != Phase.DEAL:
+        if self.phase is not DEAL:
             raise IllegalMoveError("no deal is due now")
         if len(deck) != 52 or set(deck) != _DECK_SET:
             raise IllegalMoveError("a Seep deal needs the 52 cards, each once")
@@ -183,25 +197,25 @@ class SeepMatch(MatchBase):
             events.append(self._table_event())
         if not self._bids():
             return events + self._void_deal()
-        self.phase = Phase.BID
+        self.phase = BID
         return events
 
     def decisions(self) -> tuple[Decision, ...]:
-        if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
+        if self.phase is PLAY or self.phase is OPEN:
             return (Decision(self.turn, "play", self._tokens()),)
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             return (Decision(self.bidder, "bid", tuple(str(v) for v in self._bids())),)
         return ()
 
     def acting(self) -> tuple[tuple[int, str], ...]:
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             return ((self.bidder, "bid"),)
-        if self.phase in (Phase.OPEN, Phase.PLAY):
+        if self.phase is OPEN or self.phase is PLAY:
             return ((self.turn, "play"),)
         return ()
 
     def apply(self, seat: int, move: str) -> list[Event]:
-        if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
+        if self.phase is PLAY or self.phase is OPEN:
             turn = self._moves_cache
             if seat == self.turn and isinstance(turn, Turn) and turn.tokens is not None and turn.listed:
                 # one of the moves decisions() offered, as a referee plays them
@@ -212,14 +226,14 @@ class SeepMatch(MatchBase):
                 else:
                     return self._play(seat, turn.listed[offered], move)
             return self._play(seat, self._checked(seat, move), move)
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             return self._apply_bid(seat, move)
         raise IllegalMoveError(f"no move is due in phase {self.phase}")
 
     def apply_quietly(self, seat: int, move: str) -> None:
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             self._apply_bid(seat, move, tell=False)
-        elif self.phase in (Phase.OPEN, Phase.PLAY):
+        elif self.phase is OPEN or self.phase is PLAY:
             self._play(seat, self._checked(seat, move), tell=False)
         else:
             raise IllegalMoveError(f"no move is due in phase {self.phase}")
@@ -240,30 +254,30 @@ class SeepMatch(MatchBase):
     def current_player(self) -> int:
         """The seat to act: the bidder during the bid, the player to play after it; -1 when a
         deal is due or the match is over."""
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             return self.bidder
-        if self.phase in (Phase.OPEN, Phase.PLAY):
+        if self.phase is OPEN or self.phase is PLAY:
             return self.turn
         return -1
 
     def legal_actions(self) -> Sequence[int]:
         """The actions of :meth:`current_player`: ``k`` is the ``k``-th move :meth:`decisions`
         offers (a bid, or a play in the canonical order), so they are always ``range(n)``."""
-        if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
+        if self.phase is PLAY or self.phase is OPEN:
             return range(len(self._listed()))
-        if self.phase == Phase.BID:
+        if self.phase is BID:
             return range(len(self._bids()))
         return ()
 
     def apply_action(self, action: int) -> None:
         """Apply an action of :meth:`current_player`, without events; refuse an illegal one
         with IllegalMoveError and change nothing."""
-        if self.phase == Phase.PLAY or self.phase == Phase.OPEN:
+        if self.phase is PLAY or self.phase is OPEN:
             moves = self._listed()
             if not 0 <= action < len(moves):
                 raise IllegalMoveError(f"action {action} is not legal now: there are {len(moves)} moves")
             self._play(self.turn, moves[action], tell=False)
-        elif self.phase == Phase.BID:
+        elif self.phase is BID:
             bids = self._bids()
             if not 0 <= action < len(bids):
                 raise IllegalMoveError(f"action {action} is not legal now: there are {len(bids)} bids")
@@ -281,7 +295,7 @@ class SeepMatch(MatchBase):
         card are the legal moves that spend it whenever the throw rule judges each card on its
         own (as :meth:`_find` relies on); otherwise, outside the play (bids, the opening), or
         when the card drawn allows nothing, the choice is uniform among all the moves."""
-        if self.phase == Phase.PLAY and self.options.throw_rule != "no_other_action":
+        if self.phase is PLAY and self.options.throw_rule != "no_other_action":
             turn = self._turn()
             hand = turn.hand
             found = turn.card_moves(hand[rng.randrange(len(hand))])
@@ -322,7 +336,7 @@ class SeepMatch(MatchBase):
         self._scores.append(DealScore(self._deals_started, zeros, self.seat_totals(), ("void",)))
         events += self._score_events(zeros)
         self._same_dealer = True
-        self.phase = Phase.DEAL
+        self.phase = DEAL
         return events
 
     def _apply_bid(self, seat: int, move: str, tell: bool = True) -> list[Event]:
@@ -337,7 +351,7 @@ class SeepMatch(MatchBase):
     def _bid(self, seat: int, bid: int, tell: bool) -> list[Event]:
         """Make a legal bid and turn the floor up (when it is still face down)."""
         self.bid = bid
-        self.phase = Phase.OPEN
+        self.phase = OPEN
         self._moves_cache = None
         if not self.options.reveal_floor_before_bid:
             self.loose = sort_cards(self._floor_dealt)
@@ -370,7 +384,7 @@ class SeepMatch(MatchBase):
             turn = self._turn()
         listed = turn.listed
         if listed is None:
-            listed = turn.listed = turn.opening_moves(self.bid) if self.phase == Phase.OPEN else turn.plays()
+            listed = turn.listed = turn.opening_moves(self.bid) if self.phase is OPEN else turn.plays()
         return listed
 
     def _tokens(self) -> tuple[str, ...]:
@@ -410,7 +424,7 @@ class SeepMatch(MatchBase):
                 return listed[turn.tokens.index(move)]
             except ValueError:
                 return None
-        if listed is None and self.phase == Phase.PLAY:
+        if listed is None and self.phase is PLAY:
             spent = spent_card(move)
             card = Card.parse(spent) if spent is not None and is_card(spent) else None
             if card is not None and card in self.hands[seat]:
@@ -452,7 +466,7 @@ class SeepMatch(MatchBase):
     def _play(self, seat: int, move: Move, told: str | None = None, tell: bool = True) -> list[Event]:
         """Play a legal move; with ``tell``, return its events (the integer actions skip them).
         ``told`` is its token when the caller has it."""
-        opening = self.phase == Phase.OPEN
+        opening = self.phase is OPEN
         before = self._moves_cache
         index, (verb, taken_loose, removed, made, cemented, owners, head, tail) = move
         card = DECK[index]
@@ -495,7 +509,7 @@ class SeepMatch(MatchBase):
             self._moves_cache = known_after(before.known, seat, index, taken_loose, verb == "throw")
         self.turn = (seat - 1) % self.num_players  # counter-clockwise: the next seat is seat-1
         if opening:
-            self.phase = Phase.PLAY
+            self.phase = PLAY
             events += self._deal_more(tell)
         elif emptied:
             events += self._deal_more(tell) if self._later else self._end_deal(tell)
@@ -503,7 +517,7 @@ class SeepMatch(MatchBase):
 
     def _deal_complete(self) -> bool:
         """True when no cards are still to be dealt in this deal (after the opening)."""
-        return self.phase == Phase.PLAY and not self._later
+        return self.phase is PLAY and not self._later
 
     def _deal_more(self, tell: bool = True) -> list[Event]:
         packets = self._later.pop(0)
@@ -538,16 +552,16 @@ class SeepMatch(MatchBase):
         self._scores.append(DealScore(self._deals_started, points, self.seat_totals(), notes))
         if tell:
             events += self._score_events(points)
-        self.phase = Phase.OVER if self._result is not None else Phase.DEAL
+        self.phase = OVER if self._result is not None else DEAL
         return events
 
     def adjudicate(self) -> None:
         """End the baazi between deals (the referee's deal limit): the best total wins, ties
         share the win (:func:`.scoring.adjudicated`)."""
-        if self.phase != Phase.DEAL:
+        if self.phase is not DEAL:
             raise IllegalMoveError("a match is adjudicated only between deals")
         self._result = adjudicated(self.sides, self.side_totals, self._under)
-        self.phase = Phase.OVER
+        self.phase = OVER
 
     def _next_dealer(self) -> int:
         previous = step(self.dealer, self.num_players, clockwise=False)
