@@ -32,6 +32,7 @@ import attrs
 
 from .games import registry
 from .games.base import Event
+from .records import OnFault
 from .referee import Listener, Settings
 from .safe_text import printable
 from .seats.base import DEBUG_HINT, FLUSH_HINT, HINTS, FaultKind, SeatFault
@@ -245,7 +246,7 @@ class Check:
     @property
     def settings(self) -> Settings:
         return Settings(move_time=self.move_time, startup_time=self.startup_time, quit_grace=self.quit_grace,
-                        on_fault="abort", max_deals=MAX_DEALS)
+                        on_fault=OnFault.ABORT, max_deals=MAX_DEALS)
 
     def reproduce(self, players: int, games: int, deals: int = MAX_DEALS) -> str:
         """The ``cardcli play`` command that plays this check's first ``games`` matches with

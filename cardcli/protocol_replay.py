@@ -35,6 +35,7 @@ from . import protocol
 from .errors import Interrupted, UsageError, VerificationError
 from .games import registry
 from .games.base import Event
+from .records import OnFault
 from .referee import Listener, MatchInterrupted, Referee, Settings
 from .replay import verify
 from .safe_text import DETAIL_WIDTH, printable
@@ -304,6 +305,9 @@ def settings_of(record: dict[str, Any]) -> Settings:
     """The recorded settings (the record's shape check has typed them); a field a record lacks
     takes the referee's default."""
     recorded = record["settings"]
+    if recorded.get("on_fault", OnFault.REPLACE) not in set(OnFault):
+        raise VerificationError(printable(f"the record's fault policy {recorded['on_fault']!r} is none the referee has",
+                                          DETAIL_WIDTH))
     names = [field.name for field in attrs.fields(Settings)]
     return Settings(**{name: recorded[name] for name in names if name in recorded})
 

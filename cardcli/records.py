@@ -13,6 +13,7 @@ import json
 import os
 import re
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
@@ -29,6 +30,16 @@ except ImportError:  # not on Windows: appends are then not locked
 
 FORMAT = "cardcli-record"
 FORMAT_VERSION = 1
+
+
+class OnFault(StrEnum):
+    """What the referee does when a seat faults: ``--on-fault``, and the record's
+    ``settings.on_fault`` (the values are the texts written there)."""
+
+    REPLACE = "replace"
+    """The faulty seat forfeits, and a random player finishes its moves."""
+    ABORT = "abort"
+    """The match stops at the fault."""
 
 
 @attrs.frozen

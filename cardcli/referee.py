@@ -30,14 +30,15 @@ from .games import options as opt
 from .games.base import Decision, Event, MatchState, Outcome
 from .games.driver import Driver, Next
 from .games.registry import Setup
-from .records import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord, software
+from .records import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord, OnFault, software
 from .safe_text import display_name, printable
 from .seats.base import DEBUG_HINT, Answer, FaultKind, Request, Seat, SeatFault, clip, close_all
 from .seats.builtin import fallback_player
 from .seats.clock import REAL_CLOCK, Clock
 from .seats.gather import ask_all, wait_ready_all
 
-POLICIES = ("replace", "abort")
+POLICIES = tuple(policy.value for policy in OnFault)
+"""The values ``--on-fault`` takes."""
 
 log = logging.getLogger("cardcli.referee")
 
@@ -50,7 +51,8 @@ class Settings:
     """Seconds a bot has from its start to ``ready``."""
     quit_grace: float = 2.0
     """Seconds a bot has to exit after ``quit`` before its process group is killed."""
-    on_fault: str = "replace"
+    on_fault: OnFault = attrs.field(default=OnFault.REPLACE, converter=OnFault)
+    """What a fault does to the match (a text converts to the policy it names)."""
     keep_info: bool = False
     max_deals: int = 500
     """Deals after which a match that has not ended is adjudicated by its totals."""
@@ -73,6 +75,7 @@ class Settings:
         """The record's ``settings``: ``time_bank`` only when there is one, so that a record
         of a match without a bank reads as it always did."""
         data = attrs.asdict(self)
+        data["on_fault"] = self.on_fault.value
         if self.time_bank is None:
             del data["time_bank"]
         return data
@@ -329,7 +332,7 @@ class Referee:
         move = len(self.deals[-1].moves) if self.deals else 0
         self.faults.append(FaultRecord(seat, fault.kind, clip(detail, 300), deal, move))
         self.seats[seat].abandon()
-        if self.settings.on_fault == "abort":
+        if self.settings.on_fault is OnFault.ABORT:
             self.aborted = True
             return
         self.fallbacks[seat] = fallback_player(self.setup.seed, seat)

@@ -23,6 +23,7 @@ from .errors import MoveError, UsageError, VerificationError
 from .games import registry
 from .games.base import Event, MatchState, Outcome
 from .games.driver import Driver, Next
+from .records import OnFault
 from .safe_text import printable
 from .seats.base import Request, Seat
 from .seats.builtin import fallback_player
@@ -181,9 +182,9 @@ def fault_points(record: dict[str, Any], fail: Any) -> dict[int, tuple[int, int]
     if status == "aborted":
         if not record["faults"]:
             raise fail("the match is aborted, but no fault stopped it")
-        if on_fault is not None and on_fault != "abort":
+        if on_fault is not None and on_fault != OnFault.ABORT:
             raise fail(f"the match is aborted, but its fault policy is {on_fault!r}")
-    elif points and on_fault == "abort":
+    elif points and on_fault == OnFault.ABORT:
         raise fail("a fault under the fault policy 'abort', yet the match went on")
     return points
 
