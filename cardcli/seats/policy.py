@@ -8,6 +8,7 @@ code, the system-call filter or the visibility rules.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 import attrs
@@ -15,7 +16,21 @@ import attrs
 if TYPE_CHECKING:
     from .visibility import View
 
-MODES = ("auto", "on", "off")
+
+class SandboxMode(StrEnum):
+    """``--sandbox``, and a tournament's ``sandbox.mode`` (the values are the texts written
+    there)."""
+
+    AUTO = "auto"
+    """Sandbox where this machine can, and say so where it cannot."""
+    ON = "on"
+    """Sandbox, or refuse to start."""
+    OFF = "off"
+    """Run the bots unguarded."""
+
+
+MODES = tuple(mode.value for mode in SandboxMode)
+"""The values ``--sandbox`` takes."""
 DEFAULT_PROCESSES = 256
 """The process (and thread) limit of a sandboxed tree when none is given: a fork bomb stops
 there instead of at the machine's end."""
@@ -30,7 +45,8 @@ class SandboxPolicy:
     """What was asked for: ``--sandbox``, ``--bot-network``, ``--sandbox-bind``, ``--bot-disk``
     and the referee's own paths that no bot may see."""
 
-    mode: str = "off"
+    mode: SandboxMode = attrs.field(default=SandboxMode.OFF, converter=SandboxMode)
+    """Whether to sandbox (a text converts to the mode it names)."""
     network: bool = False
     binds: tuple[str, ...] = ()
     """Further paths every bot may read (data a bot needs outside its own directory)."""
