@@ -149,6 +149,28 @@ def test_version_and_help() -> None:
     assert result.exit_code == 0 and "--seat" in result.output and "--on-fault" in result.output
 
 
+def test_play_and_tournament_describe_every_option_they_share_alike() -> None:
+    """An option both commands take has one help text and one default (cardcli/cli/options.py
+    declares it once), except those DIFFERENT lists with the reason each means another thing."""
+    import click
+
+    from cardcli.cli.options import DIFFERENT
+    from cardcli.cli.play import play
+    from cardcli.cli.tournament import tournament
+
+    def by_flag(command: click.Command) -> dict[str, click.Option]:
+        return {flag: p for p in command.params if isinstance(p, click.Option) for flag in p.opts}
+
+    in_play, in_tournament = by_flag(play), by_flag(tournament)
+    shared = sorted(set(in_play) & set(in_tournament) - {"-o"})
+    assert len(shared) > 25, shared
+    for flag in shared:
+        one, other = in_play[flag], in_tournament[flag]
+        alike = (one.help, one.default, one.metavar) == (other.help, other.default, other.metavar)
+        assert alike != (flag in DIFFERENT), (flag, one.help, other.help, one.default, other.default)
+    assert set(DIFFERENT) <= set(shared), sorted(set(DIFFERENT) - set(shared))
+
+
 def test_games_and_rules_describe_seep_with_its_variants_counts_and_options() -> None:
     data = json.loads(invoke("games", "--json").output)
     seep = next(g for g in data if g["name"] == "seep")

@@ -15,8 +15,8 @@ from ..seats.limits import Limits
 from ..seats.launch import Launch
 from ..seats.guard import resolve
 from ..seats.policy import DEFAULT_DISK_MIB
-from .common import (announce_sandbox, json_option, parse_assignments, print_json, sandbox_options, sandbox_policy,
-                     sandbox_views, warn_options)
+from .common import announce_sandbox, parse_assignments, print_json, sandbox_policy, sandbox_views, warn_options
+from .options import json_option, sandbox_options
 
 
 @click.command("check-bot")

@@ -1,10 +1,10 @@
-"""Options and helpers that several commands share."""
+"""Helpers that several commands share (the options they share are in :mod:`.options`)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 import attrs
 import click
@@ -14,17 +14,13 @@ from ..games.registry import Setup
 from ..records import MAX_RECORD_BYTES, Loaded, read
 from ..protocol import option_problem
 from ..safe_text import display_name, json_text, printable
-from ..seats.policy import DEFAULT_DISK_MIB, DEFAULT_PROCESSES, MODES, SandboxPolicy
+from ..seats.policy import DEFAULT_DISK_MIB, SandboxPolicy
 
 if TYPE_CHECKING:
     from ..remote.hub import Listener
     from ..remote.seat import RemoteContext
     from ..seats.launch import Launch
     from ..seats.visibility import View
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object on stdout instead of text.")
 
 
 def parse_assignments(items: Iterable[str]) -> dict[str, str]:
@@ -36,13 +32,6 @@ def parse_assignments(items: Iterable[str]) -> dict[str, str]:
             raise UsageError(f"option {item!r} must be written NAME=VALUE")
         result[name.strip()] = value.strip()
     return result
-
-
-time_bank_option = click.option(
-    "--time-bank", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
-    help="Give each seat a bank of SECONDS per match: a move's time over --move-time is drawn from it, and only "
-         "a move longer than --move-time plus what is left is a timeout. Each request is preceded by "
-         "'bank <millis>' (protocol/PROTOCOL.md).")
 
 
 def option_assignment(item: str, flag: str, targets: Sequence[str], what: str) -> tuple[str, str, str]:
@@ -121,33 +110,6 @@ def records_path(path: str) -> str:
     return path
 
 
-def sandbox_options(default: str) -> Callable[[F], F]:
-    """The options that guard bot programs, shared by play, tournament and check-bot."""
-    options = [
-        click.option("--sandbox", "sandbox_mode", type=click.Choice(MODES), default=default, show_default=True,
-                     help="Run each bot program in a sandbox (docs/security.md): auto where the machine can, "
-                          "on or refuse to start, off."),
-        click.option("--bot-network", is_flag=True, help="Let sandboxed bots reach the network."),
-        click.option("--sandbox-bind", "sandbox_binds", multiple=True, metavar="PATH", envvar="CARDCLI_SANDBOX_BIND",
-                     type=click.Path(exists=True),
-                     help="A further path every sandboxed bot may read (an interpreter's installation, shared "
-                          "data); repeatable, or a ':'-separated list in CARDCLI_SANDBOX_BIND."),
-        click.option("--bot-disk", "bot_disk", type=click.IntRange(min=1, max=1 << 20), default=DEFAULT_DISK_MIB,
-                     show_default=True, metavar="MIB",
-                     help="The size of each sandboxed bot's scratch (/tmp, in memory); a bot that fills it is a "
-                          "'limit' fault."),
-        click.option("--bot-procs", type=click.IntRange(min=1), default=None, metavar="N",
-                     help=f"Limit the processes and threads of each bot's tree (in the sandbox: {DEFAULT_PROCESSES})."),
-    ]
-
-    def decorate(function: F) -> F:
-        for option in reversed(options):
-            function = option(function)
-        return function
-
-    return decorate
-
-
 def sandbox_policy(mode: str, network: bool, binds: Iterable[str], hidden: Iterable[str | None] = (),
                    disk_mib: int = DEFAULT_DISK_MIB) -> SandboxPolicy:
     """The policy asked for on the command line; ``hidden`` are the referee's own paths."""
@@ -204,44 +166,9 @@ def guarded_by(resolved: SandboxPolicy | None) -> str:
     return describe(resolved, host.label if host is not None else None)
 
 
-record_select = click.option(
-    "--game", "select", type=int, default=None, metavar="K", help="Only the K-th record of the file (from 1)."
-)
-
-max_record_bytes = click.option(
-    "--max-record-bytes", "max_bytes", type=click.IntRange(min=1024), default=MAX_RECORD_BYTES, show_default=True,
-    metavar="N", help="Refuse a record line longer than N bytes (a bound on what a crafted file can cost).",
-)
-
-
-def remote_options(function: F) -> F:
-    """The options of a referee that lets bots play from other machines (docs/remote.md),
-    shared by play and tournament."""
-    options = [
-        click.option("--listen", metavar="[HOST:]PORT", default=None,
-                     help="Listen for remote bots (remote:NAME seats) on this address; a bare PORT listens on "
-                          "127.0.0.1 only."),
-        click.option("--tokens", "tokens_path", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-                     help="The remote bots' tokens, one 'NAME TOKEN' a line (cardcli tokens new NAME...)."),
-        click.option("--cert", type=click.Path(dir_okay=False), default=None, metavar="PEM",
-                     help="Serve wss:// (TLS) with this certificate chain; needs --key."),
-        click.option("--key", "key_path", type=click.Path(dir_okay=False), default=None, metavar="PEM",
-                     help="The private key of --cert."),
-        click.option("--connect-time", type=click.FloatRange(min=0.1), default=60.0, show_default=True,
-                     help="Seconds a remote seat waits for its bot to connect."),
-        click.option("--reconnect-time", type=click.FloatRange(min=0.0), default=15.0, show_default=True,
-                     help="Seconds a remote seat is held after its connection drops."),
-        click.option("--network-grace", type=click.IntRange(min=0, max=600000), default=0, show_default=True,
-                     metavar="MS", help="Milliseconds added to every request of a remote seat, beyond the move time."),
-    ]
-    for option in reversed(options):
-        function = option(function)
-    return function
-
-
 @attrs.frozen
 class RemoteArgs:
-    """The values of :func:`remote_options`."""
+    """The values of :data:`cardcli.cli.options.remote_options`."""
 
     listen: str | None = None
     tokens_path: str | None = None

@@ -9,7 +9,8 @@ import click
 from ..games import options as opt
 from ..games import registry
 from ..games.base import GameSpec
-from .common import json_option, print_json
+from .common import print_json
+from .options import json_option
 
 
 def _by_variant(spec: GameSpec) -> dict[str, dict[str, opt.OptionSpec]]:

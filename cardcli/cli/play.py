@@ -17,17 +17,18 @@ from ..games.base import Event
 from ..games import registry
 from ..games.dealing import new_seed
 from ..records import append, check_appendable, undeclared_options
-from ..referee import POLICIES, MatchInterrupted, Settings
+from ..referee import MatchInterrupted, Settings
 from ..report import closing_notes, summary_json, summary_text
 from ..seats.limits import Limits
 from ..seats.launch import Launch
 from ..series import Series
 from ..seats.guard import resolve
 from ..seating import remote_names
-from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, json_option,
-                     option_assignment, sandbox_views,
-                     parse_assignments, print_json, remote_options, sandbox_options, sandbox_policy, time_bank_option,
-                     warn_options)
+from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, option_assignment,
+                     parse_assignments, print_json, sandbox_policy, sandbox_views, warn_options)
+from .options import (bot_stderr_option, game_options, json_option, limit_options, max_deals_option, on_fault_option,
+                      players_option, remote_options, sandbox_options, seed_option, sign_key_option, time_options,
+                      variant_option)
 
 
 if TYPE_CHECKING:
@@ -41,36 +42,21 @@ if TYPE_CHECKING:
 @click.option("--seat-option", "seat_options", multiple=True, metavar="SEAT:OPTION=VALUE",
               help="Set a bot option of seat SEAT (from 0): sent as 'setoption OPTION VALUE' after its handshake "
                    "when the bot declares the option. Repeatable.")
-@click.option("--variant", default=None, help="Rule variant (see `cardcli games`).")
-@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option; repeatable.")
-@click.option("--players", type=int, default=None, help="Number of players when no --seat is given.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Fix every deal; default: a random seed, reported.")
+@variant_option
+@game_options
+@players_option("Number of players when no --seat is given.")
+@seed_option("Fix every deal; default: a random seed, reported.")
 @click.option("--games", "count_games", type=click.IntRange(min=1), default=1, show_default=True,
               help="Play this many matches in a row with the same bot processes; match k uses seed+k-1.")
 @click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
               help="Append the game record to this file (JSON Lines).")
-@click.option("--sign-key", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Sign each record with this private key (keys new PREFIX writes PREFIX.key); "
-                   "needs pip install 'cardcli[sign]'.")
-@click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
-              help="Seconds a seat has for each move.")
-@time_bank_option
-@click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
-              help="Seconds a bot has to start and finish the handshake.")
-@click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True,
-              help="Seconds a bot has to exit after quit before it is killed.")
-@click.option("--on-fault", type=click.Choice(POLICIES), default="replace", show_default=True,
-              help="replace: the faulty seat forfeits and a random player finishes its moves; abort: stop the match.")
-@click.option("--bot-stderr", type=click.Path(file_okay=False), default=None,
-              help="Save each bot's stderr (first 1 MiB) in this directory as seatN.stderr.")
-@click.option("--max-deals", type=click.IntRange(min=1), default=500, show_default=True,
-              help="Adjudicate a match by its totals if it has not ended after this many deals.")
-@click.option("--bot-memory", type=click.IntRange(min=1), default=None, metavar="MIB",
-              help="Limit the memory of each bot's process tree (MiB); a bot over it is a 'limit' fault.")
-@click.option("--bot-cpu", type=click.IntRange(min=1), default=None, metavar="SECONDS",
-              help="Limit the CPU time of each bot's process tree over its whole life (seconds).")
-@click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N",
-              help="Limit the open file descriptors of each bot (per process and across its tree).")
+@sign_key_option("Sign each record with this private key (keys new PREFIX writes PREFIX.key); "
+                 "needs pip install 'cardcli[sign]'.")
+@time_options
+@on_fault_option
+@bot_stderr_option("Save each bot's stderr (first 1 MiB) in this directory as seatN.stderr.")
+@max_deals_option
+@limit_options
 @sandbox_options("off")
 @remote_options
 @click.option("--keep-info", is_flag=True, help="Keep the bots' info lines in the record.")

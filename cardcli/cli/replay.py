@@ -16,7 +16,8 @@ from ..report import STOPPED_NOTE
 from ..safe_text import DETAIL_WIDTH, display_name, printable
 from ..seat_names import bot_names, seat_names
 from ..transcript import FROM_BOT, Entry
-from .common import load_records, max_record_bytes, record_select, records_path
+from .common import load_records, records_path
+from .options import max_record_bytes, record_select
 
 
 @click.command("replay")

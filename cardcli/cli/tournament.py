@@ -6,7 +6,7 @@ import csv
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import attrs
 import click
@@ -15,7 +15,6 @@ from .. import signing
 from ..errors import Interrupted, UsageError
 from ..games import registry
 from ..games.dealing import new_seed
-from ..referee import POLICIES
 from ..safe_text import display_name
 from ..tournament import results as tables
 from ..tournament import runner
@@ -31,31 +30,11 @@ from ..seats.guard import resolve
 from ..seats.policy import SandboxPolicy
 from ..seats.visibility import View, crossings
 from ..seating import remote_names
-from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, json_option,
-                     option_assignment, parse_assignments, print_json, referee_paths, remote_options, sandbox_options,
-                     sandbox_policy, sandbox_views, time_bank_option,
-                     warn_options)
-
-
-def _as_in_play() -> Callable[[str], str]:
-    """The help text of one of ``play``'s options, by its parameter name: the options a match
-    and a tournament share (the game's variant and options, the time limits, the fault policy,
-    the bots' limits) are explained once, where ``play`` defines them, and ``tournament
-    --help`` says the same. A name ``play`` lacks is an error at import, not an empty help."""
-    from .play import play
-
-    texts = {param.name: getattr(param, "help", None) for param in play.params}
-
-    def text(name: str) -> str:
-        found = texts.get(name)
-        if not found:
-            raise LookupError(f"play has no help text for {name!r}")
-        return found
-
-    return text
-
-
-_AS_IN_PLAY = _as_in_play()
+from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, option_assignment,
+                     parse_assignments, print_json, referee_paths, sandbox_policy, sandbox_views, warn_options)
+from .options import (bot_stderr_option, game_options, json_option, limit_options, max_deals_option, on_fault_option,
+                      players_option, remote_options, sandbox_options, seed_option, sign_key_option, time_options,
+                      variant_option)
 
 
 @click.command("tournament")
@@ -69,12 +48,12 @@ _AS_IN_PLAY = _as_in_play()
 @click.option("--bot-option", "bot_options", multiple=True, metavar="NAME:OPTION=VALUE",
               help="Set a bot option of entrant NAME: sent as 'setoption OPTION VALUE' after its handshake when the "
                    "bot declares the option. Repeatable; replaces the --entrants file's value.")
-@click.option("--variant", default=None, help=_AS_IN_PLAY("variant"))
-@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help=_AS_IN_PLAY("options"))
-@click.option("--players", type=int, default=None, help="Seats at the table (default: the game's usual count).")
+@variant_option
+@game_options
+@players_option("Seats at the table (default: the game's usual count).")
 @click.option("--deal-sets", type=click.IntRange(min=1), default=10, show_default=True,
               help="Number of deal sets; with --duplicate each is played once per rotation of the seats.")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help="Master seed of the schedule and deals.")
+@seed_option("Master seed of the schedule and deals.")
 @click.option("--duplicate/--no-duplicate", default=True, show_default=True,
               help="Replay every deal set with the seats rotated so each entrant plays each hand from each seat.")
 @click.option("--permutations", is_flag=True, help="With --duplicate: every permutation of the seats, not only rotations.")
@@ -86,28 +65,16 @@ _AS_IN_PLAY = _as_in_play()
 @click.option("--resume", type=click.Path(file_okay=False, exists=True), default=None,
               help="Continue the tournament in this directory with exactly the matches not yet finished.")
 @click.option("--restart-bots", is_flag=True, help="Start bots afresh for every match instead of keeping them alive.")
-@click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
-              help=_AS_IN_PLAY("move_time"))
-@time_bank_option
-@click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
-              help=_AS_IN_PLAY("startup_time"))
-@click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True,
-              help=_AS_IN_PLAY("quit_grace"))
-@click.option("--max-deals", type=click.IntRange(min=1), default=500, show_default=True,
-              help=_AS_IN_PLAY("max_deals"))
-@click.option("--on-fault", type=click.Choice(POLICIES), default="replace", show_default=True,
-              help=_AS_IN_PLAY("on_fault"))
-@click.option("--bot-memory", type=click.IntRange(min=1), default=None, metavar="MIB", help=_AS_IN_PLAY("bot_memory"))
-@click.option("--bot-cpu", type=click.IntRange(min=1), default=None, metavar="SECONDS", help=_AS_IN_PLAY("bot_cpu"))
-@click.option("--bot-files", type=click.IntRange(min=3), default=None, metavar="N", help=_AS_IN_PLAY("bot_files"))
+@time_options
+@max_deals_option
+@on_fault_option
+@limit_options
 @sandbox_options("auto")
 @remote_options
-@click.option("--sign-key", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Sign every record with this private key (keys new PREFIX writes PREFIX.key); the path is "
-                   "kept in the configuration so --resume signs on. Needs pip install 'cardcli[sign]'.")
-@click.option("--bot-stderr", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Save each bot process's stderr (first 1 MiB) in DIR as ENTRANT.match-N.ID.stderr. "
-                   "Whatever is given, a faulty bot's stderr tail is kept in its failure bundle.")
+@sign_key_option("Sign every record with this private key (keys new PREFIX writes PREFIX.key); the path is "
+                 "kept in the configuration so --resume signs on. Needs pip install 'cardcli[sign]'.")
+@bot_stderr_option("Save each bot process's stderr (first 1 MiB) in DIR as ENTRANT.match-N.ID.stderr. "
+                   "Whatever is given, a faulty bot's stderr tail is kept in its failure bundle.", metavar="DIR")
 @click.option("--cluster", "cluster_at", default=None, metavar="ADDRESS",
               help="Play every match as a task on a Dask cluster: a scheduler's address (tcp://HOST:8786) or "
                    "local:N, N worker processes on this machine (docs/cluster.md; pip install 'cardcli[cluster]').")

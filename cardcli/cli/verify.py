@@ -11,7 +11,8 @@ from ..errors import RecordError, VerificationError
 from ..records import complete_lines, parse
 from ..replay import verify as verify_record
 from ..safe_text import printable
-from .common import json_option, max_record_bytes, print_json, records_path
+from .common import print_json, records_path
+from .options import json_option, max_record_bytes
 
 
 @click.command("verify")

@@ -13,7 +13,7 @@ from ..safe_text import display_name, printable
 from ..seat_names import seat_names
 from ..tournament import results as tables
 from ..tournament import runner
-from .common import max_record_bytes
+from .options import max_record_bytes
 
 
 @click.command("watch")
