@@ -68,9 +68,11 @@ class Decision:
 
     seat: int
     kind: str
-    moves: tuple[str, ...]
+    moves: Sequence[str]
+    """A tuple, or a sequence that makes its items as they are read (Peppa's 286 passes are
+    one object, not 286 strings made at every pass)."""
 
-    def __init__(self, seat: int, kind: str, moves: tuple[str, ...]) -> None:
+    def __init__(self, seat: int, kind: str, moves: Sequence[str]) -> None:
         _set_seat(self, seat)
         _set_decision_kind(self, kind)
         _set_moves(self, moves)

@@ -32,7 +32,7 @@ class Strategy:
     def notify(self, words: list[str]) -> None:
         """One event line, split into words, after :attr:`view` has taken it."""
 
-    def choose(self, kind: str, moves: tuple[str, ...]) -> str:
+    def choose(self, kind: str, moves: Sequence[str]) -> str:
         return moves[0]
 
 

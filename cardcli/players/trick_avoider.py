@@ -9,7 +9,7 @@ subclasses it and gives its rank order, its points and its pass (``power``, ``po
 
 from __future__ import annotations
 
-from typing import AbstractSet, Iterable
+from typing import AbstractSet, Iterable, Sequence
 
 from ..cards import Card, french_52
 from .heuristic import Strategy
@@ -76,7 +76,7 @@ class TrickAvoider(Strategy):
         return len(self.trick) == self.num_seats - 1
 
     # -- decisions ------------------------------------------------------------------------
-    def choose(self, kind: str, moves: tuple[str, ...]) -> str:
+    def choose(self, kind: str, moves: Sequence[str]) -> str:
         if kind == "pass":
             return self.choose_pass(moves)
         if kind != "play":
@@ -88,7 +88,7 @@ class TrickAvoider(Strategy):
         following = [c for c in cards if c.suit == led]
         return (self.follow(following) if following else self.discard(cards)).text
 
-    def choose_pass(self, moves: tuple[str, ...]) -> str:
+    def choose_pass(self, moves: Sequence[str]) -> str:
         return moves[0]
 
     def lead(self, cards: list[Card]) -> Card:

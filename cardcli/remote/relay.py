@@ -148,7 +148,7 @@ def make_config(url: str, name: str, token: str, argv: Sequence[str], *, concurr
     if parsed.scheme not in ("ws", "wss"):
         raise UsageError(f"the referee's address must be a ws:// or wss:// URL, not {printable(url, 80)!r}")
     try:
-        parsed.port
+        _ = parsed.port  # reading it checks it
     except ValueError:
         raise UsageError(f"not a port in {printable(url, 80)!r}") from None
     if not parsed.hostname or parsed.fragment:

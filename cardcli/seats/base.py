@@ -78,7 +78,8 @@ def clip(text: str, limit: int = 200) -> str:
 @attrs.frozen
 class Request:
     kind: str
-    moves: tuple[str, ...]
+    moves: Sequence[str]
+    """The decision's moves (:attr:`~cardcli.games.base.Decision.moves`)."""
     millis: int
     """The per-move limit the ``go`` line states."""
     bank_us: int | None = None

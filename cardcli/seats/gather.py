@@ -88,10 +88,10 @@ def _wait_several(waiting: dict[int, Seat], deadlines: dict[int, float], answers
             timeout = min(timeout, _WRITE_RETRY)
         for fd, _ in clock.wait(poller, timeout):
             seat = seat_of[fd]
-            bot = waiting.get(seat)
-            if bot is None:
+            ready = waiting.get(seat)
+            if ready is None:
                 continue
-            answer = bot.poll()
+            answer = ready.poll()
             if answer is not None:
                 answers[seat] = answer
                 del waiting[seat]

@@ -179,7 +179,8 @@ class ProcessSeat(LineSeat):
             unread = fcntl.ioctl(self._write_fd, termios.FIONREAD, b"\0\0\0\0")
         except OSError:
             return False
-        return struct.unpack("i", unread)[0] > 0
+        waiting: int = struct.unpack("i", unread)[0]
+        return waiting > 0
 
     def close(self, grace: float = 0.0) -> None:
         proc = self._proc
@@ -407,7 +408,7 @@ def _new_group(tag: str) -> cgroups.Group | None:
 
 def _session_members(sid: int) -> list[int]:
     """The processes of session ``sid`` (Linux's /proc; none where it does not exist)."""
-    members = []
+    members: list[int] = []
     try:
         names = os.listdir("/proc")
     except OSError:

@@ -366,7 +366,7 @@ def reap_adopted(session: int | None = None, seconds: float = 5.0) -> int:
 
 def _adopted(own: int) -> list[int]:
     """The children of process ``own`` (of every one of its threads)."""
-    found = []
+    found: list[int] = []
     try:
         tasks = os.listdir(f"/proc/{own}/task")
     except OSError:

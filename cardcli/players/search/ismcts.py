@@ -104,7 +104,7 @@ def deal_rewards(num_players: int, lower_is_better: bool, teams: Sequence[Sequen
     return rewards
 
 
-def moves_of(state: MatchState, seat: int) -> tuple[str, ...]:
+def moves_of(state: MatchState, seat: int) -> Sequence[str]:
     for decision in state.decisions():
         if decision.seat == seat:
             return decision.moves

@@ -20,6 +20,7 @@ order and the point table as hooks.
 
 from __future__ import annotations
 
+from typing import Sequence
 
 from ...cards import Card
 from .rules import CARD_VALUES
@@ -56,6 +57,6 @@ class PeppaHeuristic(TrickAvoider):
             return 1.5 * card.rank - 6
         return 2.0 * max(0, card.rank - 9)
 
-    def choose_pass(self, moves: tuple[str, ...]) -> str:
+    def choose_pass(self, moves: Sequence[str]) -> str:
         return max(moves, key=lambda m: sum(self.danger(Card.parse(t)) for t in m.split("+")))
 

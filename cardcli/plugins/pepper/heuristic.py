@@ -20,7 +20,7 @@ Made contracts score their tricks and every side scores its tricks anyway, while
 
 from __future__ import annotations
 
-from typing import AbstractSet
+from typing import AbstractSet, Sequence
 
 from ...cards import Card, french_24
 from .rules import SAME_COLOUR
@@ -104,7 +104,7 @@ class PepperHeuristic(Strategy):
         """The tricks the side should take under its best trump or no-trump."""
         return max(self.estimate(t, hand) for t in ("C", "D", "H", "S", None))
 
-    def choose(self, kind: str, moves: tuple[str, ...]) -> str:
+    def choose(self, kind: str, moves: Sequence[str]) -> str:
         if kind == "bid":
             return self.bid(moves)
         if kind == "trump":
@@ -117,7 +117,7 @@ class PepperHeuristic(Strategy):
         """The estimate under that trump; no-trump must beat the suits by half a trick."""
         return self.estimate(None) - 0.5 if token == "NT" else self.estimate(token)
 
-    def bid(self, moves: tuple[str, ...]) -> str:
+    def bid(self, moves: Sequence[str]) -> str:
         numbers = [m for m in moves if m.isdigit()]
         if "pass" in moves and self.partner is not None and self.high_bidder == self.partner:
             return "pass"

@@ -20,7 +20,7 @@ The bid is the highest value offered (the bidder then holds that card to capture
 
 from __future__ import annotations
 
-from typing import AbstractSet
+from typing import AbstractSet, Sequence
 
 from ...cards import Card
 from ...games.notation import spent_card
@@ -104,7 +104,7 @@ class SeepHeuristic(Strategy):
         return sum(1 for suit in "CDHS" if Card.parse(VALUE_RANKS[v - 1] + suit) not in self.seen)
 
     # -- moves ------------------------------------------------------------------------------
-    def choose(self, kind: str, moves: tuple[str, ...]) -> str:
+    def choose(self, kind: str, moves: Sequence[str]) -> str:
         if kind == "bid":
             return max(moves, key=int)
         if kind != "play":

@@ -35,6 +35,8 @@ against the random and the search players.
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from cardcli.cards import Card
 from cardcli.players.heuristic import Strategy
 
@@ -98,7 +100,7 @@ class BriscolaHeuristic(Strategy):
 
     # -- decisions --------------------------------------------------------------------------
 
-    def choose(self, kind: str, moves: tuple[str, ...]) -> str:
+    def choose(self, kind: str, moves: Sequence[str]) -> str:
         if kind != "play":
             return moves[0]
         cards = [Card.parse(m) for m in moves]
