@@ -35,6 +35,7 @@ from . import protocol
 from .errors import Interrupted, UsageError, VerificationError
 from .games import registry
 from .games.base import Event
+from .record_shape import Status
 from .records import OnFault
 from .referee import Listener, MatchInterrupted, Referee, Settings
 from .replay import verify
@@ -348,7 +349,7 @@ def derive(record: dict[str, Any], seat: int, where: str = "record") -> Derived:
     # reached exactly there, for an adjudicated match); the limit is sent to no bot.
     settings = attrs.evolve(settings, max_deals=min(settings.max_deals, len(record["deals"]) + 1))
     referee = Referee(setup, players, settings)
-    interrupted = record["status"] == "interrupted"
+    interrupted = record["status"] == Status.INTERRUPTED
     if interrupted:
         referee.listener = _stop_where(record, referee)
     try:
@@ -401,7 +402,7 @@ def _cut_to(rerun: dict[str, Any], original: dict[str, Any]) -> dict[str, Any]:
             last.update(points=None, totals=None, notes=mine.get("notes", []))
     end = (len(ours), len(ours[-1]["moves"]) if ours else 0)
     faults = [f for f in rerun["faults"] if (f["deal"], f["move"]) <= end]
-    return {**rerun, "deals": deals, "faults": faults, "status": "interrupted", "result": None}
+    return {**rerun, "deals": deals, "faults": faults, "status": Status.INTERRUPTED.value, "result": None}
 
 
 def first_difference(original: dict[str, Any], rerun: dict[str, Any]) -> str | None:
@@ -493,10 +494,10 @@ def _notes(record: dict[str, Any], seat: int, mine: ReplaySeat) -> list[str]:
             shown = "" if reading.line is not None else "; what the bot sent then, if anything, is not recorded"
             text = f"seat {seat} faulted {where} {what}; the referee wrote no more to it{shown}"
         notes.append(printable(text, DETAIL_WIDTH + 200))
-    if mine.unanswered and record["status"] != "interrupted":
+    if mine.unanswered and record["status"] != Status.INTERRUPTED:
         notes.append(f"seat {seat}'s answer to its last request is not recorded: another seat's fault aborted "
                      "the match before the referee took it")
-    if record["status"] == "interrupted":
+    if record["status"] == Status.INTERRUPTED:
         notes.append("the match was interrupted (Ctrl-C or SIGTERM): the lines go on to the first request whose "
                      "answer the record does not hold, and the last of them may not have reached the bot")
     return notes

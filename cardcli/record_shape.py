@@ -18,6 +18,7 @@ it.
 from __future__ import annotations
 
 import math
+from enum import StrEnum
 from typing import Any, TypeGuard
 
 MAX_TEXT = 8192
@@ -36,7 +37,19 @@ _INT_LOW, _INT_HIGH = -(2**63), 2**63 - 1
 """The range of every integer in a record: seeds are below 2**63, scores far inside it, and a
 reader computes with them (averages, ratings) without meeting a number too big for a float."""
 
-_STATUSES = ("complete", "aborted", "interrupted")
+
+class Status(StrEnum):
+    """A record's ``status`` (the values are the texts written there)."""
+
+    COMPLETE = "complete"
+    """The match reached its end, or its deal limit: it has a result."""
+    ABORTED = "aborted"
+    """The fault policy stopped the match: no result."""
+    INTERRUPTED = "interrupted"
+    """Ctrl-C or SIGTERM stopped the match: no result."""
+
+
+_STATUSES = tuple(status.value for status in Status)
 _BY = ("seat", "fallback")
 
 

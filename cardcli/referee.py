@@ -30,6 +30,7 @@ from .games import options as opt
 from .games.base import Decision, Event, MatchState, Outcome
 from .games.driver import Driver, Next
 from .games.registry import Setup
+from .record_shape import Status
 from .records import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord, OnFault, software
 from .safe_text import display_name, printable
 from .seats.base import DEBUG_HINT, Answer, FaultKind, Request, Seat, SeatFault, clip, close_all
@@ -379,12 +380,12 @@ class Referee:
         unfinished (no points), and a fault may be its last event, before the fallback
         player's move."""
         setup = self.setup
-        status = "interrupted" if interrupted else "complete" if outcome is not None else "aborted"
+        status = Status.INTERRUPTED if interrupted else Status.COMPLETE if outcome is not None else Status.ABORTED
         record: dict[str, Any] = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "software": software(),
-            "status": status,
+            "status": status.value,
             "adjudicated": self.adjudicated,
             "game": setup.spec.name,
             "variant": setup.variant.name,

@@ -7,13 +7,14 @@ from typing import Any, Sequence
 
 from .games import options as opt
 from .games.registry import Setup
+from .record_shape import Status
 from .referee import MatchResult
 from .safe_text import DETAIL_WIDTH, display_name, printable
 from .seats.base import Seat
 
 
-STOPPED_NOTE = {"aborted": "the match was aborted by the fault policy; no result",
-                "interrupted": "the match was interrupted (Ctrl-C or SIGTERM) before its end; no result"}
+STOPPED_NOTE = {Status.ABORTED: "the match was aborted by the fault policy; no result",
+                Status.INTERRUPTED: "the match was interrupted (Ctrl-C or SIGTERM) before its end; no result"}
 """What a summary says of a match that has no result, by its status."""
 
 
@@ -120,7 +121,7 @@ def summary_text(setup: Setup, result: MatchResult, record_path: str | None,
         lines.append(f"adjudicated by the totals after {data['deals']} deals (--max-deals)")
     if data["annulled"]:
         lines.append("the match is annulled: nobody wins or loses")
-    elif data["status"] == "complete":
+    elif data["status"] == Status.COMPLETE:
         order = "lowest wins" if data["lower_is_better"] else "highest wins"
         lines.append(f"winners: {_seats(data, data['winners'])}   ({order})")
         lines.append(f"losers:  {_seats(data, data['losers'])}")
