@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .errors import UsageError
-from .seats.base import Seat
+from .seats.base import Seat, SeatBase
 from .seats.builtin import BUILTIN_NAMES, InProcessSeat, PlayerSeat, builtin_name, first_seat, random_seat
 from .seats.launch import Launch
 from .seats.limits import Limits
@@ -37,12 +37,32 @@ def make_seat(
     sandbox: SandboxPolicy | None = None,
     remote: RemoteContext | None = None,
     launch: Launch | None = None,
+    label: str | None = None,
+    tag: str | None = None,
+    options: Sequence[tuple[str, str]] = (),
 ) -> Seat:
     """The seat for ``spec`` at seat ``index``; built-in players are seeded from the match seed
     (and ``salt``, which tells apart entrants that play the same built-in player). A bot
     program runs in ``sandbox`` (a resolved policy; None runs it unguarded), started as
     ``launch`` says (its working directory and environment). A remote seat needs the referee's
-    listener (``remote``)."""
+    listener (``remote``). The seat is named ``label`` (by default its spec) and ``tag`` (by
+    default ``seat{index}`` for a bot program or a remote bot, its label otherwise), and is set
+    the bot ``options``."""
+    seat = _make_seat(spec, index, seed, stderr_dir, limits, salt, sandbox, remote, launch)
+    return seat.named(label, tag).given_options(options)
+
+
+def _make_seat(
+    spec: str,
+    index: int,
+    seed: int,
+    stderr_dir: Path | None,
+    limits: Limits,
+    salt: str,
+    sandbox: SandboxPolicy | None,
+    remote: RemoteContext | None,
+    launch: Launch | None,
+) -> SeatBase:
     text = spec.strip()
     if text.startswith("remote:"):
         return _remote_seat(spec, text[len("remote:"):], index, remote)
@@ -74,21 +94,17 @@ def make_seat(
     stderr_path = stderr_dir / f"seat{index}.stderr" if stderr_dir is not None else None
     from .seats.process import ProcessSeat  # the process machinery, for a bot program only
 
-    seat = ProcessSeat(spec, argv, stderr_path, limits, sandbox, launch)
-    seat.tag = f"seat{index}"
-    return seat
+    return ProcessSeat(spec, argv, stderr_path, limits, sandbox, launch).named(tag=f"seat{index}")
 
 
-def _remote_seat(spec: str, name: str, index: int, remote: RemoteContext | None) -> Seat:
+def _remote_seat(spec: str, name: str, index: int, remote: RemoteContext | None) -> SeatBase:
     from .remote.seat import RemoteSeat  # the network's modules, for a match that has a remote seat only
     from .remote.tokens import check_name
 
     check_name(name)
     if remote is None:
         raise UsageError(f"seat {index}: {spec!r} is a remote seat: the referee must listen (--listen and --tokens)")
-    seat = RemoteSeat(spec, name, remote)
-    seat.tag = f"seat{index}"
-    return seat
+    return RemoteSeat(spec, name, remote).named(tag=f"seat{index}")
 
 
 def remote_names(specs: Sequence[str]) -> list[str]:
@@ -96,7 +112,7 @@ def remote_names(specs: Sequence[str]) -> list[str]:
     return [s.strip()[len("remote:"):] for s in specs if s.strip().startswith("remote:")]
 
 
-def _script_seat(spec: str, path: str) -> Seat:
+def _script_seat(spec: str, path: str) -> SeatBase:
     """A seat that plays the moves in a file, one a line (see cardcli.players.human)."""
     from .players.human import HumanPlayer
 
@@ -105,9 +121,7 @@ def _script_seat(spec: str, path: str) -> Seat:
             lines = f.readlines()
     except OSError as err:
         raise UsageError(f"script seat: cannot read {path}: {err.strerror}") from None
-    seat = PlayerSeat(spec, HumanPlayer(lines=iter(lines), interactive=False))
-    seat.kind = "scripted"
-    return seat
+    return PlayerSeat(spec, HumanPlayer(lines=iter(lines), interactive=False), kind="scripted")
 
 
 def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
@@ -122,9 +136,7 @@ def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
 
         from .players.human import HumanPlayer
 
-        seat = PlayerSeat(label, HumanPlayer(interactive=sys.stdin.isatty()))
-        seat.kind = "human"
-        return seat
+        return PlayerSeat(label, HumanPlayer(interactive=sys.stdin.isatty()), kind="human")
     if name == "heuristic":
         from .players.heuristic import HeuristicPlayer
 

@@ -56,10 +56,8 @@ class Series:
         self.seats: list[Seat] = [self._seat(i, seed) for i in range(len(self.specs))]
 
     def _seat(self, index: int, seed: int) -> Seat:
-        seat = make_seat(self.specs[index], index, seed, self.stderr_dir, self.limits, sandbox=self.sandbox,
-                         remote=self.remote)
-        seat.options_asked = self.seat_options.get(index, ())
-        return seat
+        return make_seat(self.specs[index], index, seed, self.stderr_dir, self.limits, sandbox=self.sandbox,
+                         remote=self.remote, options=self.seat_options.get(index, ()))
 
     def setup(self, k: int) -> Setup:
         if k == 0:

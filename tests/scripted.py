@@ -276,10 +276,10 @@ class ScriptedSeat(LineSeat):
 
     kind = "scripted"
 
-    def __init__(self, label: str, bot: ScriptedBot):
-        super().__init__(label)
+    def __init__(self, label: str, bot: ScriptedBot, grace: float = 0.0):
+        super().__init__(label, clock=bot.clock)
         self.bot = bot
-        self.clock = bot.clock
+        self.grace = grace
 
     def start(self) -> None:
         self.started = True

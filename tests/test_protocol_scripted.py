@@ -27,12 +27,13 @@ GO = "go play 1000 4H 5H QS"
 PLAY = Request("play", ("4H", "5H", "QS"), 1000)
 
 
-def ready_seat(*lines: str, clock: FakeClock | None = None) -> tuple[ScriptedSeat, ScriptedBot, FakeClock]:
+def ready_seat(*lines: str, clock: FakeClock | None = None,
+               grace: float = 0.0) -> tuple[ScriptedSeat, ScriptedBot, FakeClock]:
     """A seat whose scripted bot has shaken hands (saying ``lines`` too); its script is to be
-    continued."""
+    continued. ``grace``: the seat's network grace."""
     clock = clock or FakeClock(START)
     bot = ScriptedBot(clock).handshake(*lines)
-    seat = ScriptedSeat("s0", bot)
+    seat = ScriptedSeat("s0", bot, grace)
     seat.start()
     seat.wait_ready(clock.now + 3)
     return seat, bot, clock
@@ -168,8 +169,7 @@ def test_a_late_answer_that_arrives_before_the_next_request_is_a_move_without_a_
 
 
 def test_a_network_grace_extends_the_deadline_and_not_the_limit() -> None:
-    seat, bot, clock = ready_seat()
-    seat.grace = 0.4
+    seat, bot, clock = ready_seat(grace=0.4)
     bot.expect(GO, ["move QS"], after=1.3).expect(GO, ["move QS"], after=1.5)
     assert answer_of(seat, PLAY).move == "QS"
     late = answer_of(seat, PLAY)
@@ -293,7 +293,7 @@ def test_an_answer_then_a_closed_stream_still_counts() -> None:
 
 def test_info_lines_are_kept_and_do_not_stop_the_clock() -> None:
     seat, bot, clock = ready_seat()
-    seat.keep_info = True
+    seat.keep_info_lines(True)
     bot.expect(GO, ["info depth 1"], after=0.3).say("info depth 2", after=0.3).say("move 5H", after=0.3)
     answer = answer_of(seat, PLAY)
     assert (answer.move, answer.elapsed) == ("5H", pytest.approx(0.9))

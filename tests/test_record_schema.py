@@ -407,7 +407,7 @@ def test_a_record_written_in_the_suite_s_process_that_does_not_match_is_refused(
     spool.mkdir()
     monkeypatch.setenv(record_schema_check.SPOOL_ENV, str(spool))
     seats = [first_seat(f"f{s}") for s in range(4)]
-    seats[2].kind = 7  # type: ignore[assignment]
+    seats[2] = InProcessSeat("f2", lambda request: request.moves[0], kind=7)  # type: ignore[arg-type]
     record = play_match(registry.resolve("peppa", None, {}, 4, 1), seats, Settings(max_deals=1)).record
     records.append(tmp_path / "games.jsonl", record)
     refused = record_schema_check.Checker(SCHEMA_PATH, spool).refused()

@@ -178,7 +178,7 @@ def banked_record() -> dict[str, Any]:
 
     setup = registry.resolve("pigugnin", None, {}, 4, 9)
     seats = [random_seat(f"r{s}", f"9/{s}") for s in range(4)]
-    seats[0].options_asked = (("depth", "3"),)
+    seats[0].given_options([("depth", "3")])
     return play_match(setup, seats, Settings(max_deals=1, time_bank=1.5)).record
 
 

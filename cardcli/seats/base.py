@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import select
 from enum import StrEnum
-from typing import Any, Sequence
+from typing import Any, Protocol, Self, Sequence
 
 import attrs
 
@@ -110,20 +110,96 @@ class Identity:
     options: tuple[tuple[str, str], ...] = ()
 
 
-class Seat:
-    """Base class of every seat. Subclasses override what they need."""
+class SeatProtocol(Protocol):
+    """What the referee, the gathering of answers and handshakes (:mod:`cardcli.seats.gather`),
+    the tournament's pool of bots and replay use of a seat: every member is a method or a
+    property only the seat itself writes. What a seat is told from outside comes in as a
+    constructor argument or through a method of :class:`SeatBase` that says what it sets
+    (:meth:`SeatBase.named`, :meth:`SeatBase.given_options`), or through one of the methods
+    below (:meth:`keep_info_lines`, :meth:`mark_warned_ignored`, :meth:`mark_options_sent`).
+
+    :class:`SeatBase` documents each member; every seat derives from it."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def tag(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def grace(self) -> float: ...
+    @property
+    def keep_info(self) -> bool: ...
+    @property
+    def identity(self) -> Identity: ...
+    @property
+    def info(self) -> Sequence[str]: ...
+    @property
+    def ignored_lines(self) -> int: ...
+    @property
+    def first_ignored(self) -> str | None: ...
+    @property
+    def warned_ignored(self) -> bool: ...
+    @property
+    def options_asked(self) -> tuple[tuple[str, str], ...]: ...
+    @property
+    def options_sent(self) -> frozenset[str] | None: ...
+    @property
+    def started(self) -> bool: ...
+    @property
+    def usable(self) -> bool: ...
+    @property
+    def isolation(self) -> str | None: ...
+    @property
+    def command(self) -> list[str] | None: ...
+    @property
+    def network(self) -> dict[str, Any] | None: ...
+
+    def keep_info_lines(self, keep: bool) -> None: ...
+    def mark_warned_ignored(self) -> None: ...
+    def mark_options_sent(self, names: frozenset[str]) -> None: ...
+    def start(self) -> None: ...
+    def begin_match(self) -> None: ...
+    def wait_ready(self, deadline: float) -> None: ...
+    def handshake_deadline(self, deadline: float, limit: float) -> float: ...
+    def handshake_fileno(self) -> int | None: ...
+    def read_handshake(self) -> bool: ...
+    def handshake_timeout(self, limit: float) -> SeatFault: ...
+    def notify(self, lines: Sequence[str]) -> None: ...
+    def ask(self, request: Request) -> None: ...
+    def fileno(self) -> int | None: ...
+    def wait_readable(self, timeout: float) -> None: ...
+    def poll(self) -> Answer | None: ...
+    def wants_write(self) -> bool: ...
+    def on_writable(self) -> None: ...
+    def expire(self) -> Answer: ...
+    def retire(self) -> None: ...
+    def request_quit(self) -> None: ...
+    def close(self, grace: float = 0.0) -> None: ...
+    def abandon(self) -> None: ...
+
+
+class SeatBase:
+    """Base class of every seat, implementing :class:`Seat`. Subclasses override what they
+    need; only the seat's own class writes its attributes."""
 
     kind = "seat"
+    """What the seat is, for the record (``process``, ``builtin``, ``scripted``...): a class's
+    own, or given at construction."""
     grace = 0.0
     """Seconds added to the deadline of every request, beyond the move time the request states:
     a remote seat's network grace."""
     keep_info = False
-    """Whether ``info`` lines are kept for the record."""
+    """Whether ``info`` lines are kept for the record (:meth:`keep_info_lines`)."""
 
-    def __init__(self, label: str):
+    def __init__(self, label: str, kind: str | None = None):
         self.label = label
+        """The seat's name in the record until its bot says its own (the spec, or an entrant's
+        name: :meth:`named`)."""
+        if kind is not None:
+            self.kind = kind
         self.tag = label
-        """A short name for log lines (``seat2``)."""
+        """A short name for log lines and a bot's control group (``seat2``): :meth:`named`."""
         self.identity = Identity()
         self.info: list[str] = []
         self.ignored_lines = 0
@@ -144,6 +220,34 @@ class Seat:
     started = False
     """True once :meth:`start` has run: a seat is started once and may play many matches."""
 
+    def named(self, label: str | None = None, tag: str | None = None) -> Self:
+        """Name the seat (its :attr:`label`, its :attr:`tag`), before it starts; returns it."""
+        if label is not None:
+            self.label = label
+        if tag is not None:
+            self.tag = tag
+        return self
+
+    def given_options(self, options: Sequence[tuple[str, str]]) -> Self:
+        """Set the bot options the organiser asks for this seat (:attr:`options_asked`), before
+        it starts; returns it."""
+        self.options_asked = tuple(options)
+        return self
+
+    def keep_info_lines(self, keep: bool) -> None:
+        """Whether to keep the bot's ``info`` lines for the record: set by the referee before it
+        starts the seat."""
+        self.keep_info = keep
+
+    def mark_warned_ignored(self) -> None:
+        """The referee has warned about this bot's ignored lines (:attr:`warned_ignored`)."""
+        self.warned_ignored = True
+
+    def mark_options_sent(self, names: frozenset[str]) -> None:
+        """The names of :attr:`options_asked` the referee sent after the handshake
+        (:attr:`options_sent`)."""
+        self.options_sent = names
+
     def start(self) -> None:
         """Start playing (start the process and greet it). Raise SeatFault on failure."""
         self.started = True
@@ -155,7 +259,10 @@ class Seat:
 
     def begin_match(self) -> None:
         """A new match starts for a seat that may have played before (kept alive): forget what
-        belongs to the last one (a sandboxed bot's scratch files)."""
+        belongs to the last one (its ``info`` lines, its first ignored line, a sandboxed bot's
+        scratch files). A subclass that overrides it calls it too."""
+        self.info = []
+        self.first_ignored = None
 
     @property
     def isolation(self) -> str | None:
@@ -252,6 +359,10 @@ class Seat:
         """For a seat whose bot plays from another machine, the record's account of its
         connection (round trip, reconnections, grace); None for every other seat."""
         return None
+
+
+Seat = SeatBase
+"""Until every caller reads a seat through :class:`SeatProtocol` alone."""
 
 
 def close_all(seats: Sequence[Seat], grace: float, last: bool = False) -> None:

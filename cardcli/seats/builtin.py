@@ -9,16 +9,17 @@ from __future__ import annotations
 import random
 from typing import Callable, Iterable, Protocol, Sequence
 
-from .base import Answer, FaultKind, Request, Seat, SeatFault
+from .base import Answer, FaultKind, Request, SeatBase, SeatFault
 
 
-class InProcessSeat(Seat):
-    """A seat whose answer is computed by a function at once, in the referee's process."""
+class InProcessSeat(SeatBase):
+    """A seat whose answer is computed by a function at once, in the referee's process; ``kind``
+    says what plays it, for the record, when it is not a built-in player."""
 
     kind = "builtin"
 
-    def __init__(self, label: str, choose: Callable[[Request], str]):
-        super().__init__(label)
+    def __init__(self, label: str, choose: Callable[[Request], str], kind: str | None = None):
+        super().__init__(label, kind)
         self._choose = choose
         self._answer: Answer | None = None
 
@@ -36,8 +37,8 @@ class InProcessSeat(Seat):
 class PlayerSeat(InProcessSeat):
     """An in-process player that follows the game from the lines its seat is sent."""
 
-    def __init__(self, label: str, player: "Player"):
-        super().__init__(label, player.choose)
+    def __init__(self, label: str, player: "Player", kind: str | None = None):
+        super().__init__(label, player.choose, kind)
         self.player = player
 
     def notify(self, lines: Sequence[str]) -> None:
@@ -75,9 +76,7 @@ def scripted_seat(label: str, moves: Iterable[str]) -> InProcessSeat:
         except StopIteration:
             raise SeatFault(FaultKind.PROTOCOL, "the script has no move left") from None
 
-    seat = InProcessSeat(label, choose)
-    seat.kind = "scripted"
-    return seat
+    return InProcessSeat(label, choose, kind="scripted")
 
 
 BUILTIN_NAMES = ("random", "first", "heuristic", "ismcts", "human")

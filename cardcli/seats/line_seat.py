@@ -24,7 +24,7 @@ from typing import Sequence
 from .. import protocol
 from ..safe_text import DETAIL_WIDTH, printable
 from ..transcript import Transcript
-from .base import DEBUG_HINT, FLUSH_HINT, Answer, FaultKind, Identity, Request, Seat, SeatFault, clip
+from .base import DEBUG_HINT, FLUSH_HINT, Answer, FaultKind, Identity, Request, SeatBase, SeatFault, clip
 from .clock import REAL_CLOCK, Clock
 from .gather import wait_ready_all
 
@@ -51,22 +51,22 @@ its input reads each at once, so this costs a healthy bot a millisecond or two, 
 that stopped at ``result`` from one that obeyed ``quit``."""
 
 
-class LineSeat(Seat):
+class LineSeat(SeatBase):
     """A bot that speaks protocol v1 over a stream the subclass opens: ``_read_fd`` (the bot's
     lines) and ``_write_fd`` (the referee's), both non-blocking, and ``_link``, the object that
     stands for the bot's current process or connection (None when there is none).
 
-    Time is read from :attr:`clock`, and waiting for the bot's lines goes through it; the
-    stream is whatever pair of descriptors :meth:`_open` is given. Both are seams: a test
-    opens a pipe whose far end follows a script, with a clock that moves only when told
-    (tests/scripted.py), and so tests the protocol's timing without a process or a sleep."""
+    Time is read from :attr:`clock`, given at construction, and waiting for the bot's lines goes
+    through it; the stream is whatever pair of descriptors :meth:`_open` is given. Both are
+    seams: a test opens a pipe whose far end follows a script, with a clock that moves only
+    when told (tests/scripted.py), and so tests the protocol's timing without a process or a
+    sleep."""
 
-    clock: Clock = REAL_CLOCK
-    """The clock the seat times its bot by (:mod:`cardcli.seats.clock`); the referee's
-    deadlines must be read from the same one."""
-
-    def __init__(self, label: str):
+    def __init__(self, label: str, clock: Clock = REAL_CLOCK):
         super().__init__(label)
+        self.clock = clock
+        """The clock the seat times its bot by (:mod:`cardcli.seats.clock`); the referee's
+        deadlines must be read from the same one."""
         self._link: object | None = None
         self._out = protocol.LineBuffer(protocol.MAX_BOT_LINE)
         self._pending_input = bytearray()

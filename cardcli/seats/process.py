@@ -92,6 +92,11 @@ class ProcessSeat(LineSeat):
     def command(self) -> list[str]:
         return self.argv
 
+    def write_stderr_to(self, path: Path) -> None:
+        """Write the bot's stderr to ``path`` (instead of the file it was made with), from its
+        next start."""
+        self.stderr_path = path
+
     # -- life cycle -----------------------------------------------------------------------------
 
     @property
@@ -214,6 +219,7 @@ class ProcessSeat(LineSeat):
         self._release()
 
     def begin_match(self) -> None:
+        super().begin_match()
         self._kept_alive = self._proc is not None
         if self._jail is not None and self._proc is not None:
             self._jail.reset(self._proc.pid)

@@ -100,13 +100,11 @@ class BotPool:
         (an entrants file's ``dir`` and ``env``) and is set its entrant's options."""
         name = entrant.name
         bot = make_seat(entrant.spec, seat, match.seed, None, self.limits, salt=f"/{name}", sandbox=self.sandbox,
-                        remote=self.config.remote, launch=entrant.launch)
-        bot.options_asked = entrant.options
-        bot.label = name
-        bot.tag = display_name(name)
+                        remote=self.config.remote, launch=entrant.launch, label=name, tag=display_name(name),
+                        options=entrant.options)
         if isinstance(bot, ProcessSeat) and self.stderr_dir is not None:
             self.started += 1
-            bot.stderr_path = self.stderr_dir / stderr_file_name(name, match.index, self.started)
+            bot.write_stderr_to(self.stderr_dir / stderr_file_name(name, match.index, self.started))
         return bot
 
     def _remembers(self, bot: Seat, match: MatchPlan) -> bool:
