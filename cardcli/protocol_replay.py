@@ -40,7 +40,7 @@ from .records import OnFault
 from .referee import Listener, MatchInterrupted, Referee, Settings
 from .replay import verify
 from .safe_text import DETAIL_WIDTH, printable
-from .seats.base import FAULT_KINDS, Answer, FaultKind, Identity, Request, Seat, SeatFault
+from .seats.base import FAULT_KINDS, Answer, FaultKind, Identity, Request, SeatBase, SeatFault
 from .transcript import FROM_BOT, TO_BOT, Entry
 
 NO_MOVE_LEFT = "the record holds no further answer of this seat"
@@ -148,7 +148,18 @@ def _quoted_at(detail: str, start: int, followers: tuple[str, ...] | None) -> st
     return value
 
 
-class ReplaySeat(Seat):
+@attrs.frozen
+class AsRecorded:
+    """What the referee's lines to a replayed seat depend on besides its moves: the options its
+    bot declared (in its ``identity``) and was set (the ``setoption`` lines), and a remote
+    seat's network ``grace`` (which comes before its time bank)."""
+
+    identity: Identity = Identity()
+    options: tuple[tuple[str, str], ...] = ()
+    grace: float = 0.0
+
+
+class ReplaySeat(SeatBase):
     """A recorded seat played again: its recorded moves in order, its recorded faults where they
     happened.
 
@@ -161,8 +172,11 @@ class ReplaySeat(Seat):
     kind = "replay"
 
     def __init__(self, label: str, moves: Sequence[tuple[str, float]], faults: Sequence[FaultReading],
-                 handshake: Sequence[str], keep: bool = False):
+                 handshake: Sequence[str], keep: bool = False, recorded: AsRecorded = AsRecorded()):
         super().__init__(label)
+        self.identity = recorded.identity
+        self.options_asked = recorded.options
+        self.grace = recorded.grace
         self._moves = list(moves)
         """The seat's own moves and their recorded times in milliseconds: answered with the
         same times, the referee draws the same time bank again."""
@@ -290,16 +304,16 @@ def handshake_lines(bot: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _as_recorded(player: ReplaySeat, entry: dict[str, Any]) -> None:
-    """Give a replayed seat what the referee's lines to it depend on besides its moves: the
-    options its bot declared and was set (the ``setoption`` lines), and a remote seat's network
-    grace (which comes before its time bank)."""
+def _as_recorded(entry: dict[str, Any]) -> AsRecorded:
+    """What the record's seat ``entry`` says the referee's lines to the seat depend on."""
     bot = entry.get("bot") or {}
-    player.identity = Identity(options=tuple((name, value) for name, value in bot.get("options", [])))
-    player.options_asked = tuple((o["name"], o["value"]) for o in entry.get("set_options", []))
     network = entry.get("network")
     grace = network.get("grace_ms") if type(network) is dict else None
-    player.grace = grace / 1000 if type(grace) is int and grace >= 0 else 0.0
+    return AsRecorded(
+        Identity(options=tuple((name, value) for name, value in bot.get("options", []))),
+        tuple((o["name"], o["value"]) for o in entry.get("set_options", [])),
+        grace / 1000 if type(grace) is int and grace >= 0 else 0.0,
+    )
 
 
 def settings_of(record: dict[str, Any]) -> Settings:
@@ -337,11 +351,10 @@ def derive(record: dict[str, Any], seat: int, where: str = "record") -> Derived:
             [FaultReading.of(f) for f in record["faults"] if f["seat"] == place],
             handshake_lines(entry.get("bot") or {}),
             keep=place == seat,
+            recorded=_as_recorded(entry),
         )
         for place, entry in enumerate(seats)
     ]
-    for player, entry in zip(players, seats):
-        _as_recorded(player, entry)
     settings = settings_of(record)
     # A re-run that strays from the record is refused whatever it does next, so it need not play
     # on for the recorded deal limit (up to 2**63 in a made-up record): one deal past the record's

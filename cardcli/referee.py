@@ -183,7 +183,7 @@ class Referee:
             count = bot.ignored_lines - self._ignored_before[seat]
             if count <= 0 or bot.warned_ignored:
                 continue
-            bot.warned_ignored = True
+            bot.mark_warned_ignored()
             first = f" (first: '{printable(bot.first_ignored, 80)}')" if bot.first_ignored is not None else ""
             lines = "line" if count == 1 else "lines"
             log.warning("cardcli: seat %d (%s) sent %d %s the protocol ignores%s; %s",
@@ -195,13 +195,11 @@ class Referee:
         seated before it do (one that stalls must not make the others forfeit)."""
         deadline = self.clock.monotonic() + self.settings.startup_time
         for bot in self.seats:
-            bot.info = []
-            bot.first_ignored = None
             bot.begin_match()
         fresh = [seat for seat, bot in enumerate(self.seats) if not bot.started]
         for seat in fresh:
             bot = self.seats[seat]
-            bot.keep_info = self.settings.keep_info
+            bot.keep_info_lines(self.settings.keep_info)
             try:
                 bot.start()
             except SeatFault as fault:
@@ -439,8 +437,9 @@ def _set_options(bot: Seat) -> None:
     its handshake, ahead of the match header: as UCI's GUIs do, a bot is sent only the options
     it says it has (one it did not declare is recorded as not sent, and the command warns)."""
     declared = {name for name, _ in bot.identity.options}
-    bot.options_sent = frozenset(name for name, _ in bot.options_asked if name in declared)
-    lines = [protocol.setoption(name, value) for name, value in bot.options_asked if name in bot.options_sent]
+    sent = frozenset(name for name, _ in bot.options_asked if name in declared)
+    bot.mark_options_sent(sent)
+    lines = [protocol.setoption(name, value) for name, value in bot.options_asked if name in sent]
     if lines:
         bot.notify(lines)
 

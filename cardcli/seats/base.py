@@ -110,7 +110,7 @@ class Identity:
     options: tuple[tuple[str, str], ...] = ()
 
 
-class SeatProtocol(Protocol):
+class Seat(Protocol):
     """What the referee, the gathering of answers and handshakes (:mod:`cardcli.seats.gather`),
     the tournament's pool of bots and replay use of a seat: every member is a method or a
     property only the seat itself writes. What a seat is told from outside comes in as a
@@ -123,13 +123,9 @@ class SeatProtocol(Protocol):
     @property
     def label(self) -> str: ...
     @property
-    def tag(self) -> str: ...
-    @property
     def kind(self) -> str: ...
     @property
     def grace(self) -> float: ...
-    @property
-    def keep_info(self) -> bool: ...
     @property
     def identity(self) -> Identity: ...
     @property
@@ -160,7 +156,6 @@ class SeatProtocol(Protocol):
     def mark_options_sent(self, names: frozenset[str]) -> None: ...
     def start(self) -> None: ...
     def begin_match(self) -> None: ...
-    def wait_ready(self, deadline: float) -> None: ...
     def handshake_deadline(self, deadline: float, limit: float) -> float: ...
     def handshake_fileno(self) -> int | None: ...
     def read_handshake(self) -> bool: ...
@@ -206,16 +201,18 @@ class SeatBase:
         """Lines from the bot that the protocol ignores (unknown first word): counted, recorded."""
         self.first_ignored: str | None = None
         """The first ignored line of the current match (clipped), quoted by the referee's
-        warning; the referee clears it when a match starts."""
+        warning; :meth:`begin_match` clears it when a match starts."""
         self.warned_ignored = False
         """Whether the referee has warned about this bot's ignored lines: once per bot
-        process, so a kept-alive bot in a long tournament does not repeat it every match."""
+        process, so a kept-alive bot in a long tournament does not repeat it every match
+        (:meth:`mark_warned_ignored`)."""
         self.options_asked: tuple[tuple[str, str], ...] = ()
         """The bot options the organiser set for this seat (name, value), in order: the
         referee sends those the bot declares (``setoption``) after its handshake."""
         self.options_sent: frozenset[str] | None = None
         """The names of :attr:`options_asked` that were sent; None until the handshake has
-        been completed (the options of a bot that never became ready were not sent)."""
+        been completed (the options of a bot that never became ready were not sent):
+        :meth:`mark_options_sent`."""
 
     started = False
     """True once :meth:`start` has run: a seat is started once and may play many matches."""
@@ -359,10 +356,6 @@ class SeatBase:
         """For a seat whose bot plays from another machine, the record's account of its
         connection (round trip, reconnections, grace); None for every other seat."""
         return None
-
-
-Seat = SeatBase
-"""Until every caller reads a seat through :class:`SeatProtocol` alone."""
 
 
 def close_all(seats: Sequence[Seat], grace: float, last: bool = False) -> None:
