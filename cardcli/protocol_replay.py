@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import re
+from enum import Enum
 from typing import Any, Sequence
 
 import attrs
@@ -68,6 +69,17 @@ class Derived:
         return [entry.line for entry in self.entries if entry.direction == TO_BOT]
 
 
+
+class Stage(Enum):
+    """When a recorded fault happened, as far as replaying it goes (read from the fault's deal
+    and detail; never written anywhere)."""
+
+    START = "start"
+    """The program could not be started."""
+    HANDSHAKE = "handshake"
+    MOVE = "move"
+
+
 @attrs.frozen
 class FaultReading:
     """A recorded fault, read for replaying: how the seat fails again, and the line the bot sent
@@ -84,16 +96,16 @@ class FaultReading:
     unasked: bool
     """A ``move`` that was waiting before the request went out: the referee found it before
     writing the request, so the request and the events queued with it never reached the bot."""
-    phase: str
-    """``start`` (the program could not be started), ``handshake`` or ``move``."""
+    phase: Stage
+    """When the fault happened: at the start, during the handshake, or at a move."""
 
     @classmethod
     def of(cls, fault: dict[str, Any]) -> "FaultReading":
         kind, detail = fault["kind"], fault["detail"]
         if fault["deal"] == 0:
-            phase = "start" if "during the start" in detail and "during the handshake" not in detail else "handshake"
+            phase = Stage.START if "during the start" in detail and "during the handshake" not in detail else Stage.HANDSHAKE
         else:
-            phase = "move"
+            phase = Stage.MOVE
         line = move = None
         unasked = False
         if kind == FaultKind.ILLEGAL:
@@ -211,8 +223,8 @@ class ReplaySeat(SeatBase):
             self.failed = reading
         return reading.fault()
 
-    def _next_fault(self, phase: str) -> FaultReading | None:
-        if self._faults and self._faults[0].phase == phase:
+    def _next_fault(self, phase: Stage) -> FaultReading | None:
+        if self._faults and self._faults[0].phase is phase:
             return self._faults.pop(0)
         return None
 
@@ -220,13 +232,13 @@ class ReplaySeat(SeatBase):
 
     def start(self) -> None:
         self.started = True
-        reading = self._next_fault("start")
+        reading = self._next_fault(Stage.START)
         if reading is not None:
             raise self._fail(reading)
         self._send([protocol.hello()])
 
     def read_handshake(self) -> bool:
-        reading = self._next_fault("handshake")
+        reading = self._next_fault(Stage.HANDSHAKE)
         if reading is not None:
             if reading.line is not None:
                 self._keep(FROM_BOT, reading.line)
@@ -251,7 +263,7 @@ class ReplaySeat(SeatBase):
             self._keep(FROM_BOT, f"move {move}")
             self._answer = Answer(move, ms / 1000)
             return
-        reading = self._next_fault("move")
+        reading = self._next_fault(Stage.MOVE)
         if reading is None:
             self._send(go)
             self.unanswered = True
@@ -500,7 +512,7 @@ def _notes(record: dict[str, Any], seat: int, mine: ReplaySeat) -> list[str]:
     if reading is not None:
         fault = next(f for f in record["faults"] if f["seat"] == seat)
         what = f"({reading.kind}: {reading.detail})"
-        if reading.phase == "start":
+        if reading.phase is Stage.START:
             text = f"seat {seat}'s program could not be started {what}: the referee wrote nothing to it"
         else:
             where = "in the handshake" if fault["deal"] == 0 else f"in deal {fault['deal']}, move {fault['move'] + 1}"

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import pytest
 
-from cardcli.protocol_replay import FaultReading, derive, handshake_lines
+from cardcli.protocol_replay import FaultReading, Stage, derive, handshake_lines
 from cardcli.transcript import FROM_BOT, TO_BOT
 
 from conftest import PYTHON_BOT, faulty, read_records, run_cli
@@ -375,7 +375,7 @@ def reading(kind: str, detail: str, deal: int = 1) -> FaultReading:
 
 def test_the_bots_offending_line_is_read_from_the_detail_only_when_it_is_quoted_whole() -> None:
     illegal = reading("illegal", "'ZZ' refused: not a card: 'ZZ'")
-    assert (illegal.move, illegal.line, illegal.unasked, illegal.phase) == ("ZZ", "move ZZ", False, "move")
+    assert (illegal.move, illegal.line, illegal.unasked, illegal.phase) == ("ZZ", "move ZZ", False, Stage.MOVE)
     assert reading("illegal", "\"it's\" is not one of the offered moves").move == "it's"
     assert reading("illegal", "'" + "x" * 200 + "... (300 chars)' refused: too long").move is None
     assert reading("illegal", "'ZZ' and more").move is None
@@ -386,9 +386,9 @@ def test_the_bots_offending_line_is_read_from_the_detail_only_when_it_is_quoted_
     late = reading("protocol", "move sent without a request: 'move QS' (before the bot had read the request)")
     assert (late.line, late.unasked) == ("move QS", False)
     early = reading("protocol", "move during the handshake: 'move 2C'", deal=0)
-    assert (early.line, early.phase) == ("move 2C", "handshake")
-    assert reading("crash", "cannot start 'x': Permission denied (during the start)", deal=0).phase == "start"
-    assert reading("crash", "exited with status 0 (during the handshake)", deal=0).phase == "handshake"
+    assert (early.line, early.phase) == ("move 2C", Stage.HANDSHAKE)
+    assert reading("crash", "cannot start 'x': Permission denied (during the start)", deal=0).phase is Stage.START
+    assert reading("crash", "exited with status 0 (during the handshake)", deal=0).phase is Stage.HANDSHAKE
     assert reading("timeout", "no answer in time (limit 1 s, waited 1.00 s)").line is None
 
 
