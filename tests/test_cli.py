@@ -171,6 +171,22 @@ def test_play_and_tournament_describe_every_option_they_share_alike() -> None:
     assert set(DIFFERENT) <= set(shared), sorted(set(DIFFERENT) - set(shared))
 
 
+def test_the_requests_take_every_option_of_their_command_and_no_other() -> None:
+    """play's and tournament's options are the fields of their requests' option values, so an
+    option added to a command and not to its request (or the other way) fails here."""
+    import attrs
+
+    from cardcli.cli.common import RemoteArgs
+    from cardcli.cli.play import play
+    from cardcli.cli.requests import MatchOptions, PlayOptions, TournamentOptions
+    from cardcli.cli.tournament import tournament
+
+    shared = {f.name for f in attrs.fields(MatchOptions) if f.name != "remote"} | {
+        f.name for f in attrs.fields(RemoteArgs)}
+    for command, own in ((play, PlayOptions), (tournament, TournamentOptions)):
+        assert {p.name for p in command.params} == shared | {f.name for f in attrs.fields(own)}, command.name
+
+
 def test_games_and_rules_describe_seep_with_its_variants_counts_and_options() -> None:
     data = json.loads(invoke("games", "--json").output)
     seep = next(g for g in data if g["name"] == "seep")

@@ -47,8 +47,11 @@ json_option = click.option("--json", "as_json", is_flag=True, help="Print one JS
 
 variant_option = click.option("--variant", default=None, help="Rule variant (see `cardcli games`).")
 
-game_options = click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
-                            help="Set a game option; repeatable.")
+game_option = click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
+                           help="Set a game option; repeatable.")
+
+game_options = group(variant_option, game_option)
+"""The game's rule variant (``--variant``) and options (``-o NAME=VALUE``)."""
 
 
 def players_option(help: str) -> Callable[[F], F]:

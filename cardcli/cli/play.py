@@ -12,23 +12,19 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import click
 
-from ..errors import Interrupted, UsageError
+from ..errors import Interrupted
 from ..games.base import Event
-from ..games import registry
-from ..games.dealing import new_seed
 from ..records import append, check_appendable, undeclared_options
-from ..referee import MatchInterrupted, Settings
+from ..referee import MatchInterrupted
 from ..report import closing_notes, summary_json, summary_text
-from ..seats.limits import Limits
 from ..seats.launch import Launch
 from ..series import Series
 from ..seats.guard import resolve
 from ..seating import remote_names
-from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, option_assignment,
-                     parse_assignments, print_json, sandbox_policy, sandbox_views, warn_options)
+from .common import OptionWarnings, announce_sandbox, describe_views, guarded_by, print_json, sandbox_views
 from .options import (bot_stderr_option, game_options, json_option, limit_options, max_deals_option, on_fault_option,
-                      players_option, remote_options, sandbox_options, seed_option, sign_key_option, time_options,
-                      variant_option)
+                      players_option, remote_options, sandbox_options, seed_option, sign_key_option, time_options)
+from .requests import PlayRequest
 
 
 if TYPE_CHECKING:
@@ -42,7 +38,6 @@ if TYPE_CHECKING:
 @click.option("--seat-option", "seat_options", multiple=True, metavar="SEAT:OPTION=VALUE",
               help="Set a bot option of seat SEAT (from 0): sent as 'setoption OPTION VALUE' after its handshake "
                    "when the bot declares the option. Repeatable.")
-@variant_option
 @game_options
 @players_option("Number of players when no --seat is given.")
 @seed_option("Fix every deal; default: a random seed, reported.")
@@ -64,16 +59,7 @@ if TYPE_CHECKING:
               help="Print each public event as one line of JSON on stdout as it happens; the summary follows as JSON.")
 @click.option("-v", "--verbose", is_flag=True, help="Log every protocol line on stderr.")
 @json_option
-def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], variant: str | None,
-         options: tuple[str, ...], players: int | None,
-         seed: int | None, count_games: int, record_path: str | None, sign_key: str | None, move_time: float,
-         time_bank: float | None, startup_time: float, quit_grace: float,
-         on_fault: str, bot_stderr: str | None, max_deals: int, bot_memory: int | None,
-         bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
-         sandbox_binds: tuple[str, ...], bot_disk: int, bot_procs: int | None, listen: str | None,
-         tokens_path: str | None,
-         cert: str | None, key_path: str | None, connect_time: float, reconnect_time: float, network_grace: int,
-         keep_info: bool, events: bool, verbose: bool, as_json: bool) -> int:
+def play(**options: Any) -> int:
     """Play one whole match of GAME (or --games N in a row) and print who won.
 
     Exit status: 0 when every match completed (even with faults), 1 when the fault policy
@@ -82,25 +68,20 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
     verify and replay accept; a match stopped before its first deal leaves no record).
     """
     signal.signal(signal.SIGTERM, _terminated)
-    if verbose:
+    return _play(PlayRequest.from_options(**options))
+
+
+def _play(request: PlayRequest) -> int:
+    """Play the matches of a checked request and print each one's summary; the exit status."""
+    given, match, record_path = request.given, request.match, request.given.record_path
+    if given.verbose:
         logging.basicConfig(level=logging.DEBUG, format="%(name)s %(message)s")
-    if seats and players is not None and players != len(seats):
-        raise UsageError(f"--players {players} but {len(seats)} --seat given")
-    count = len(seats) if seats else players
-    seed = new_seed() if seed is None else seed
-    given = parse_assignments(options)
-    setup = registry.resolve(game, variant, given, count, seed)
-    warn_options(setup)
-    bot_options = _seat_options(seat_options, setup.num_players)
-    signer = _signer(sign_key, record_path)
+    setup, seats = request.setup, given.seats
     with _record_file(record_path):
-        stderr_dir = Path(bot_stderr) if bot_stderr else None
+        stderr_dir = Path(given.bot_stderr) if given.bot_stderr else None
         if stderr_dir is not None:
             stderr_dir.mkdir(parents=True, exist_ok=True)
-        settings = Settings(move_time, startup_time, quit_grace, on_fault, keep_info, max_deals, time_bank)
-        limits = Limits(bot_memory, bot_cpu, bot_files, bot_procs)
-        asked = sandbox_policy(sandbox_mode, bot_network, sandbox_binds,
-                               (record_path, bot_stderr, sign_key, tokens_path, cert, key_path), bot_disk)
+        asked = request.sandbox_policy()
         sandbox = resolve(asked)
         announce_sandbox(asked, sandbox)
         views = sandbox_views(sandbox, ((f"seat {k}", spec, Launch()) for k, spec in enumerate(seats)))
@@ -108,31 +89,31 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
             click.echo(f"sandbox: {guarded_by(sandbox)}", err=True)
             for line in describe_views(views):
                 click.echo(line, err=True)
-        remote = RemoteArgs(listen, tokens_path, cert, key_path, connect_time, reconnect_time, network_grace)
-        hub, context = remote.open(remote_names(seats))
+        hub, context = match.remote.open(remote_names(seats))
         if hub is not None:
             hub.start()
         status = 0
         series: Series | None = None
         try:
-            series = Series(game, variant, given, count, seed, seats, settings, stderr_dir, limits, sandbox, context,
-                            bot_options)
+            series = Series(given.game, match.variant, request.game_options, request.count, request.seed, seats,
+                            match.settings(given.keep_info), stderr_dir, match.limits(), sandbox, context,
+                            request.bot_options)
             warnings = OptionWarnings()
-            for k in range(count_games):
-                listener = _event_printer(k + 1, setup.spec.name) if events else None
+            for k in range(given.count_games):
+                listener = _event_printer(k + 1, setup.spec.name) if given.events else None
                 try:
                     setup, result = series.play(k, listener)
                 except MatchInterrupted as stop:
                     deals = len(stop.result.record["deals"])
                     if record_path is None or not deals:
                         raise
-                    _keep(stop.result.record, record_path, signer)
+                    _keep(stop.result.record, record_path, request.signer)
                     raise Interrupted(f"{stop} in match {k + 1}, deal {deals}; the deals it played are kept in "
                                       f"{record_path}, marked interrupted", stop.exit_code) from None
                 warnings.check(undeclared_options(result.record), lambda seat: f"seat {seat}")
                 if record_path is not None:
-                    _keep(result.record, record_path, signer)
-                if as_json or events:
+                    _keep(result.record, record_path, request.signer)
+                if given.as_json or given.events:
                     print_json(summary_json(setup, result, record_path))
                 else:
                     click.echo(("\n" if k else "") + summary_text(setup, result, record_path))
@@ -144,7 +125,7 @@ def play(game: str, seats: tuple[str, ...], seat_options: tuple[str, ...], varia
             if hub is not None:
                 hub.close()
         if series is not None:
-            for note in closing_notes(series.seats, quit_grace):
+            for note in closing_notes(series.seats, match.quit_grace):
                 click.echo(note, err=True)
         return status
 
@@ -183,27 +164,6 @@ def _record_file(path: str | None) -> Iterator[None]:
                 os.unlink(path)
         except OSError:
             pass
-
-
-def _seat_options(items: Sequence[str], seats: int) -> dict[int, tuple[tuple[str, str], ...]]:
-    """``--seat-option SEAT:OPTION=VALUE`` items by seat, checked before any bot starts; a
-    later item for the same seat and option wins."""
-    chosen: dict[int, dict[str, str]] = {}
-    for item in items:
-        seat, name, value = option_assignment(item, "--seat-option", [str(s) for s in range(seats)], "seat")
-        chosen.setdefault(int(seat), {})[name] = value
-    return {seat: tuple(pairs.items()) for seat, pairs in chosen.items()}
-
-
-def _signer(sign_key: str | None, record_path: str | None) -> signing.PrivateKey | None:
-    """The key that signs the records, read before any bot starts, so a bad key costs no match."""
-    if sign_key is None:
-        return None
-    if record_path is None:
-        raise UsageError("--sign-key signs the record: give --record PATH too")
-    from .. import signing  # its key code loads only for a signed record
-
-    return signing.private_key(sign_key)
 
 
 def _signed(record: dict[str, Any], key: signing.PrivateKey) -> dict[str, Any]:

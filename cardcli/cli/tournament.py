@@ -11,30 +11,22 @@ from typing import Any
 import attrs
 import click
 
-from .. import signing
 from ..errors import Interrupted, UsageError
 from ..games import registry
-from ..games.dealing import new_seed
 from ..safe_text import display_name
 from ..tournament import results as tables
 from ..tournament import runner
 from ..tournament import schedule
 from ..tournament.config import Config
 from ..tournament.bundles import FAULTS, bundle_count
-from ..tournament.cluster import ClusterRun, ClusterSpec, Shipment
-from ..tournament import entrants as entrants_file
-from ..tournament.entrants import Entrant
-from ..tournament.sprt import parse_sprt
-from ..tournament.stopping import SprtWatch
-from ..seats.guard import resolve
+from ..tournament.cluster import ClusterRun
 from ..seats.policy import SandboxPolicy
 from ..seats.visibility import View, crossings
 from ..seating import remote_names
-from .common import (OptionWarnings, RemoteArgs, announce_sandbox, describe_views, guarded_by, option_assignment,
-                     parse_assignments, print_json, referee_paths, sandbox_policy, sandbox_views, warn_options)
+from .common import OptionWarnings, describe_views, guarded_by, print_json, referee_paths, sandbox_views
 from .options import (bot_stderr_option, game_options, json_option, limit_options, max_deals_option, on_fault_option,
-                      players_option, remote_options, sandbox_options, seed_option, sign_key_option, time_options,
-                      variant_option)
+                      players_option, remote_options, sandbox_options, seed_option, sign_key_option, time_options)
+from .requests import TournamentRequest, pairs_path
 
 
 @click.command("tournament")
@@ -48,7 +40,6 @@ from .options import (bot_stderr_option, game_options, json_option, limit_option
 @click.option("--bot-option", "bot_options", multiple=True, metavar="NAME:OPTION=VALUE",
               help="Set a bot option of entrant NAME: sent as 'setoption OPTION VALUE' after its handshake when the "
                    "bot declares the option. Repeatable; replaces the --entrants file's value.")
-@variant_option
 @game_options
 @players_option("Seats at the table (default: the game's usual count).")
 @click.option("--deal-sets", type=click.IntRange(min=1), default=10, show_default=True,
@@ -93,19 +84,7 @@ from .options import (bot_stderr_option, game_options, json_option, limit_option
               help="Print the standings so far (the table's rows, as the final table ranks them) on stderr every N "
                    "finished matches.")
 @json_option
-def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | None, bot_options: tuple[str, ...],
-               variant: str | None, options: tuple[str, ...],
-               players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
-               gauntlet: str | None, jobs: int | None, directory: str | None, resume: str | None,
-               restart_bots: bool, move_time: float, time_bank: float | None,
-               startup_time: float, quit_grace: float, max_deals: int, on_fault: str, bot_memory: int | None,
-               bot_cpu: int | None, bot_files: int | None, sandbox_mode: str, bot_network: bool,
-               sandbox_binds: tuple[str, ...], bot_disk: int, bot_procs: int | None, listen: str | None,
-               tokens_path: str | None,
-               cert: str | None, key_path: str | None, connect_time: float, reconnect_time: float,
-               network_grace: int, sign_key: str | None, bot_stderr: str | None, cluster_at: str | None,
-               ship_dirs: tuple[str, ...], sprt_text: str | None, cluster_batch: int | None,
-               csv_path: str | None, standings_every: int | None, as_json: bool) -> int:
+def tournament(**options: Any) -> int:
     """Play a tournament of GAME between the entrants (--bot, --entrants) and print the table.
 
     Every finished match is appended (and fsynced) to DIR/records.jsonl; an interrupted
@@ -113,82 +92,27 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
     Ctrl-C exits 130 and SIGTERM 143, after ending every worker and bot; finished matches are kept.
     """
     signal.signal(signal.SIGTERM, _terminated)
-    key_path = str(Path(sign_key).resolve()) if sign_key is not None else None
-    if resume is not None:
-        path = Path(resume)
-        config = runner.load(path)
-        if key_path is not None and key_path != config.sign_key:
-            raise UsageError(f"--resume continues {path} as it was made: its records are signed with "
-                             f"{config.sign_key or 'no key'}, not --sign-key {sign_key}")
-        if gauntlet is not None and gauntlet != config.gauntlet:
-            raise UsageError(f"--resume continues {path} as it was made: its schedule is "
-                             f"{'the gauntlet of ' + display_name(config.gauntlet) if config.gauntlet else 'no gauntlet'}, "
-                             f"not --gauntlet {display_name(gauntlet)}")
-        if entrants_path is not None or bot_options:
-            raise UsageError(f"--resume continues {path} with the entrants it was made with: "
-                             f"{'--entrants' if entrants_path is not None else '--bot-option'} is for a new tournament")
-        banked = config.settings.get("time_bank")
-        if time_bank is not None and time_bank != banked:
-            raise UsageError(f"--resume continues {path} as it was made: its time bank is "
-                             f"{f'{banked:g} s' if banked is not None else 'none'}, not --time-bank {time_bank:g}")
-    else:
-        if game is None or directory is None:
-            raise UsageError("give GAME, --dir DIR and at least two entrants, --bot NAME=SPEC or --entrants FILE "
-                             "(or --resume DIR)")
-        path = Path(directory)
-        entrants = _entrants(entrants_path, bots, bot_options)
-        config = _new_config(game, entrants, variant, options, players, deal_sets, seed, duplicate, permutations,
-                             restart_bots, move_time, time_bank, startup_time, quit_grace, max_deals, on_fault,
-                             {"memory_mb": bot_memory, "cpu_seconds": bot_cpu, "open_files": bot_files,
-                              "processes": bot_procs},
-                             {"mode": sandbox_mode, "network": bot_network,
-                              "binds": list(sandbox_policy(sandbox_mode, bot_network, sandbox_binds).binds),
-                              "disk_mib": bot_disk},
-                             key_path, gauntlet)
-    if config.sign_key is not None:
-        signing.private_key(config.sign_key)  # can it be read? (kept for the workers, which sign)
-    config = attrs.evolve(config, hidden=referee_paths(
-        [tokens_path, cert, key_path, entrants_path, *(p for p in (csv_path, csv_path and pairs_path(csv_path))
-                                                        if p and Path(p).exists())]))
-    guard = resolve(config.sandbox_policy())
-    announce_sandbox(config.sandbox_policy(), guard)
-    cluster = ClusterSpec.parse(cluster_at) if cluster_at is not None else None
-    if cluster is None and (ship_dirs or cluster_batch is not None):
-        raise UsageError(f"{'--ship' if ship_dirs else '--cluster-batch'} is for a cluster's workers: "
-                         "give --cluster too")
-    if cluster is not None and listen is not None:
-        raise UsageError("--listen with --cluster: remote bots connect to this machine, so their matches are "
-                         "played here; run them without --cluster")
-    if cluster is not None and bot_stderr is not None:
-        raise UsageError("--bot-stderr with --cluster: the bots run on the workers, where the files would stay; "
-                         "a faulty bot's stderr tail is in its failure bundle")
-    placed = [name for name, entry in config.entrant_settings.items() if "dir" in entry]
-    if ship_dirs and placed:
-        raise UsageError(f"--ship with an entrant that starts in a directory of this machine "
-                         f"({display_name(placed[0])}, from its entrants file): a shipped bot starts where the "
-                         "workers unpack it; give the shipped entrants with --bot NAME=SPEC")
-    shipments = [Shipment.pack(Path(d)) for d in ship_dirs]
-    watch = None
-    if sprt_text is not None:
-        watch = SprtWatch(parse_sprt(sprt_text), config.names, config.schedule(),
-                          registry.get(config.game).lower_is_better)
-    if len({s.name for s in shipments}) != len(shipments):
-        raise UsageError("--ship: two directories with the same name would land in the same place")
-    jobs = jobs or runner.default_jobs()
-    remote = RemoteArgs(listen, tokens_path, cert, key_path, connect_time, reconnect_time, network_grace)
-    hub, context = remote.open(remote_names([spec for _, spec in config.entrants]), seats_at_once=jobs)
-    on_cluster = ClusterRun(cluster, shipments, cluster_batch) if cluster is not None else None
+    return _run(TournamentRequest.from_options(**options))
+
+
+def _run(request: TournamentRequest) -> int:
+    """Play a checked tournament (or what is left of it) and print its table; the exit status."""
+    given, config, path, guard, watch = request.given, request.config, request.path, request.guard, request.watch
+    jobs = given.jobs or runner.default_jobs()
+    hub, context = request.match.remote.open(remote_names([spec for _, spec in config.entrants]), seats_at_once=jobs)
+    cluster = request.cluster
+    on_cluster = ClusterRun(cluster, request.shipments, given.cluster_batch) if cluster is not None else None
     try:
-        views = _check_views(config, guard, path, bot_stderr) if cluster is None else {}
+        views = _check_views(config, guard, path, given.bot_stderr) if cluster is None else {}
         if on_cluster is not None:
             on_cluster.open(lambda text: click.echo(f"cardcli: {text}", err=True))
-        if resume is None:
+        if given.resume is None:
             runner.create(path, config)
         _warn_unbalanced(config)
         show = _with_option_warnings(runner.progress_printer(sys.stderr, config.names))
-        if standings_every is not None:
-            show = _with_standings(show, path, config.names, standings_every)
-        stderr_dir = Path(bot_stderr) if bot_stderr is not None else None
+        if given.standings_every is not None:
+            show = _with_standings(show, path, config.names, given.standings_every)
+        stderr_dir = Path(given.bot_stderr) if given.bot_stderr is not None else None
         if stderr_dir is not None:
             stderr_dir.mkdir(parents=True, exist_ok=True)
         runner.run(path, attrs.evolve(config, remote=context), jobs, show, stderr_dir,
@@ -199,12 +123,13 @@ def tournament(game: str | None, bots: tuple[str, ...], entrants_path: str | Non
         if hub is not None:
             hub.close()
     table = tables.tabulate(config.names, runner.records_in_order(path, runner.finished(path)))
+    csv_path = given.csv_path
     if csv_path:
         with open(csv_path, "w", newline="") as f:
             csv.writer(f).writerows(tables.to_csv_rows(table))
         with open(pairs_path(csv_path), "w", newline="") as f:
             csv.writer(f).writerows(tables.pairs_csv_rows(table))
-    if as_json:
+    if given.as_json:
         print_json({"game": config.game, "matches": table.matches, "ranked_by": list(tables.ORDER_KEYS),
                     "entrants": list(table.rows), "first_place": table.first_place(),
                     "against_paired": [list(pair) for pair in table.against_paired],
@@ -253,22 +178,6 @@ def _check_views(config: Config, guard: SandboxPolicy | None, directory: Path,
     return views
 
 
-def _entrants(path: str | None, bots: tuple[str, ...], bot_options: tuple[str, ...]) -> list[Entrant]:
-    """The entrants of the entrants file (if any) and of ``--bot``, which replaces the file's
-    entrant of the same name, with the ``--bot-option`` values over the file's; all checked
-    before anything starts."""
-    given = []
-    for item in bots:
-        name, sep, spec = item.partition("=")
-        if not sep or not name.strip() or not spec.strip():
-            raise UsageError(f"--bot {item!r} must be written NAME=SPEC")
-        given.append((name.strip(), spec.strip()))
-    from_file = entrants_file.load(Path(path)) if path is not None else []
-    names = list(dict.fromkeys([e.name for e in from_file] + [name for name, _ in given]))
-    chosen = [option_assignment(item, "--bot-option", names, "name") for item in bot_options]
-    return entrants_file.merge(from_file, given, chosen)
-
-
 def _with_option_warnings(show: runner.Progress) -> runner.Progress:
     """The progress printer, also saying once per entrant and option that an option was not
     sent (the bot did not declare it), from the records as they come in."""
@@ -300,54 +209,6 @@ def _with_standings(show: runner.Progress, directory: Path, names: list[str], ev
                    + tables.render(table, names, brief=True) + "\n", err=True)
 
     return progress
-
-
-def _new_config(game: str, entrants: list[Entrant], variant: str | None, options: tuple[str, ...],
-                players: int | None, deal_sets: int, seed: int | None, duplicate: bool, permutations: bool,
-                restart_bots: bool, move_time: float, time_bank: float | None, startup_time: float,
-                quit_grace: float, max_deals: int,
-                on_fault: str, limits: dict[str, int | None], sandbox: dict[str, object],
-                sign_key: str | None, gauntlet: str | None = None) -> Config:
-    if len(entrants) < 2:
-        raise UsageError("a tournament needs at least two --bot entrants (or an --entrants FILE that adds them)")
-    names = [e.name for e in entrants]
-    if gauntlet is not None and gauntlet not in names:
-        raise UsageError(f"--gauntlet {display_name(gauntlet)}: not an entrant (the entrants are "
-                         f"{', '.join(display_name(n) for n in names)})")
-    seed = new_seed() if seed is None else seed
-    given = parse_assignments(options)
-    setup = registry.resolve(game, variant, given, players, seed)
-    setup.new_match()  # checks the options that depend on the player count
-    warn_options(setup)
-    from ..seating import make_seat
-
-    for i, entrant in enumerate(entrants):
-        if not entrant.spec.startswith("remote:"):
-            # refuses unknown players and missing programs now, not mid-run
-            make_seat(entrant.spec, i, seed, launch=entrant.launch)
-    settings: dict[str, Any] = {"move_time": move_time, "startup_time": startup_time, "quit_grace": quit_grace,
-                                "on_fault": on_fault, "max_deals": max_deals}
-    if time_bank is not None:
-        settings["time_bank"] = time_bank
-    return Config(
-        game=setup.spec.name, variant=setup.variant.name, options=dict(given), players=setup.num_players,
-        entrants=tuple((e.name, e.spec) for e in entrants), deal_sets=deal_sets, seed=seed, duplicate=duplicate,
-        permutations=permutations,
-        keep_alive=not restart_bots,
-        settings=settings,
-        limits=limits,
-        sandbox=sandbox,
-        sign_key=sign_key,
-        gauntlet=gauntlet,
-        entrant_settings={e.name: e.settings_json() for e in entrants if e.settings_json()},
-    )
-
-
-def pairs_path(csv_path: str) -> Path:
-    """Where ``--csv PATH`` writes the paired results: beside the table, ``NAME.pairs.csv``
-    (a file of their own, so that scripts reading the table's rows by position are unchanged)."""
-    path = Path(csv_path)
-    return path.with_name(f"{path.stem}.pairs{path.suffix or '.csv'}")
 
 
 NAMES_SHOWN = 6
