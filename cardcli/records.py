@@ -15,13 +15,16 @@ import re
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 
 import attrs
 
 from . import __version__
 from .errors import RecordError
 from .small_files import open_to_read
+
+if TYPE_CHECKING:
+    from .record_model import Record
 
 try:
     import fcntl
@@ -345,6 +348,15 @@ def _lock(handle: BinaryIO) -> None:
 class Loaded:
     line: int
     record: dict[str, Any]
+    """The record as read: a checked JSON object (:func:`decode`)."""
+
+    @property
+    def model(self) -> Record:
+        """The record as typed values (:class:`cardcli.record_model.Record`), built anew on
+        each use: a reader that uses it more than once keeps it."""
+        from .record_model import Record
+
+        return Record.from_json(self.record)
 
 
 def read(path: Path, max_bytes: int = MAX_RECORD_BYTES) -> Iterator[Loaded]:
@@ -355,6 +367,14 @@ def read(path: Path, max_bytes: int = MAX_RECORD_BYTES) -> Iterator[Loaded]:
     """
     for line in complete_lines(path, max_bytes):
         yield Loaded(line.number, parse(line.raw, f"{path}:{line.number}"))
+
+
+def read_models(path: Path, max_bytes: int = MAX_RECORD_BYTES) -> Iterator[tuple[int, Record]]:
+    """The records in a file as typed values, each with its line number (see :func:`read`)."""
+    from .record_model import Record
+
+    for loaded in read(path, max_bytes):
+        yield loaded.line, Record.from_json(loaded.record)
 
 
 def complete_lines(path: Path, max_bytes: int = MAX_RECORD_BYTES) -> Iterator[Line]:

@@ -1,0 +1,344 @@
+"""The record as typed values: frozen classes for a record and its parts, built from a record
+that passed the shape check (:func:`cardcli.record_shape.problem`).
+
+``docs/records.md`` documents every field. Each class names the fields of one JSON object of
+the format (the record, a seat, a deal, a move, a fault, the result, ...) with their types;
+``tests/test_record_model.py`` checks them against the JSON Schema (``docs/record.schema.json``)
+both ways, so neither can drift from the other.
+
+``from_json`` takes a checked record's object and ``to_json`` gives back an equal object with
+its keys in the same order: which optional keys were there (``present``) and any key this
+version of cardcli does not know (``extra``, as records are open) are kept, so a record read
+and written again is the same bytes. Lists become tuples and go back to lists. The values
+under ``options``, ``settings`` aside, ``network`` and ``info`` are kept as read.
+
+Building the model costs a few microseconds per move, so a reader asks for it
+(:func:`cardcli.records.read_models`, :attr:`cardcli.records.Loaded.model`) only where it
+uses it.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import Any, Callable, Mapping, TypeVar, cast
+
+import attrs
+
+_Part = TypeVar("_Part", bound="_Object")
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _ints(value: list[int]) -> tuple[int, ...]:
+    return tuple(value)
+
+
+def _texts(value: list[str]) -> tuple[str, ...]:
+    return tuple(value)
+
+
+def _hands(value: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(hand) for hand in value)
+
+
+def _optional_ints(value: list[int] | None) -> tuple[int, ...] | None:
+    return None if value is None else tuple(value)
+
+
+def _optional_texts(value: list[str] | None) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
+
+
+def _dump_value(value: Any) -> Any:
+    """A model value as JSON: a part by its ``to_json``, a tuple as a list (deeply)."""
+    if isinstance(value, _Object):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_dump_value(v) for v in value]
+    return value
+
+
+@attrs.frozen(slots=False)  # Move sets its attributes at once (Move.from_json)
+class _Object:
+    """What every class of the model shares: reading and writing its JSON object, with the
+    keys in the order they were read and the keys the class does not know kept aside."""
+
+    present: tuple[str, ...] = attrs.field(default=(), kw_only=True, repr=False, eq=False)
+    """The keys of the object read, in their order."""
+    extra: Mapping[str, Any] = attrs.field(factory=dict, kw_only=True, repr=False, eq=False)
+    """The keys this version of cardcli does not know, with their values as read."""
+
+    @classmethod
+    def from_json(cls: type[_Part], data: Mapping[str, Any]) -> _Part:
+        """The object ``data`` (of a record that passed the shape check) as this class."""
+        known = _fields(cls)
+        values: dict[str, Any] = {}
+        for name, field in known.items():
+            if name in data:
+                values[name] = field.metadata["load"](data[name])
+        values["present"] = tuple(data)
+        values["extra"] = {key: value for key, value in data.items() if key not in known}
+        return cls(**values)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object this was read from (or one made the same way): the keys in the order
+        they were read, the ones the model does not know included."""
+        known = _fields(type(self))
+        out: dict[str, Any] = {}
+        for key in self.present:
+            if key in known:
+                out[key] = known[key].metadata["dump"](getattr(self, key))
+            else:
+                out[key] = self.extra[key]
+        return out
+
+
+_FIELDS: dict[type[_Object], dict[str, Any]] = {}
+
+
+def _fields(cls: type[_Object]) -> dict[str, Any]:
+    """The fields of a class of the model that are keys of its JSON object, by name."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        found = _FIELDS[cls] = {f.name: f for f in attrs.fields(cast(Any, cls)) if "load" in f.metadata}
+    return found
+
+
+def _field(load: Callable[[Any], Any] = _same, dump: Callable[[Any], Any] | None = None, **kwargs: Any) -> Any:
+    """A field read from the JSON object's key of the same name, converted by ``load`` (and
+    written back by ``dump``, by default a part by its ``to_json`` and a tuple as a list)."""
+    return attrs.field(metadata={"load": load, "dump": dump or _dump_value}, **kwargs)
+
+
+def _part(kind: type[_Part]) -> Callable[[Any], _Part]:
+    return kind.from_json
+
+
+def _parts(kind: type[_Part]) -> Callable[[Any], tuple[_Part, ...]]:
+    def load(values: list[Mapping[str, Any]]) -> tuple[_Part, ...]:
+        return tuple(kind.from_json(v) for v in values)
+    return load
+
+
+def _optional_part(kind: type[_Part]) -> Callable[[Any], _Part | None]:
+    def load(value: Mapping[str, Any] | None) -> _Part | None:
+        return None if value is None else kind.from_json(value)
+    return load
+
+
+@attrs.frozen(slots=False)  # see from_json
+class Move(_Object):
+    """One move of a deal."""
+
+    seat: int = _field()
+    kind: str = _field()
+    move: str = _field()
+    """The wire token exactly as the bot sent it."""
+    ms: float = _field()
+    """The time charged, in milliseconds."""
+    by: str = _field(default="seat")
+    """``seat``, or ``fallback`` for the referee's random player after the seat's fault."""
+    bank_ms: float | None = _field(default=None)
+    """What was left of the seat's time bank after the move; None without a time bank."""
+
+    @property
+    def fallback(self) -> bool:
+        return self.by == "fallback"
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Move:
+        """As :meth:`_Object.from_json`, by hand: a long record holds 14,000 moves, and the
+        verification walk reads each. The instance's attributes are set at once (the class has
+        no slots for that, and no validators to skip), which costs half of ``__init__``."""
+        get = data.get
+        extra = _NO_EXTRA if data.keys() <= _MOVE_KEYS else {k: v for k, v in data.items() if k not in _MOVE_KEYS}
+        move = _new(cls)
+        _set(move, "__dict__", {"seat": data["seat"], "kind": data["kind"], "move": data["move"], "ms": data["ms"],
+                                "by": get("by", "seat"), "bank_ms": get("bank_ms"), "present": tuple(data),
+                                "extra": extra})
+        return move
+
+
+_new = object.__new__
+_set = object.__setattr__
+_MOVE_KEYS = frozenset(("seat", "kind", "move", "ms", "by", "bank_ms"))
+_NO_EXTRA: Mapping[str, Any] = types.MappingProxyType({})
+
+
+@attrs.frozen
+class Deal(_Object):
+    """One deal: what was dealt, its moves in order, its score."""
+
+    number: int = _field()
+    dealer: int = _field()
+    moves: tuple[Move, ...] = _field(_parts(Move))
+    hands: tuple[tuple[str, ...], ...] = _field(_hands, default=())
+    floor: tuple[str, ...] | None = _field(_optional_texts, default=None)
+    """Seep's four floor cards; None in the other games."""
+    dead: tuple[str, ...] | None = _field(_optional_texts, default=None)
+    points: tuple[int, ...] | None = _field(_optional_ints, default=None)
+    totals: tuple[int, ...] | None = _field(_optional_ints, default=None)
+    notes: tuple[str, ...] = _field(_texts, default=())
+
+    @property
+    def finished(self) -> bool:
+        """Whether the deal was played to its end (it has its totals)."""
+        return self.totals is not None
+
+
+@attrs.frozen
+class Fault(_Object):
+    """A seat's fault: where it was due (``deal`` 0 before the first deal, ``move`` counted from
+    0 in that deal's moves), of which kind, and the detail."""
+
+    seat: int = _field()
+    kind: str = _field()
+    detail: str = _field()
+    deal: int = _field()
+    move: int = _field()
+
+
+@attrs.frozen
+class Bot(_Object):
+    """What a bot said of itself in its handshake."""
+
+    name: str | None = _field(default=None)
+    author: str | None = _field(default=None)
+    version: str | None = _field(default=None)
+    options: tuple[tuple[str, str], ...] = _field(_hands, default=())
+    """The options it declared, as [name, value] pairs."""
+
+
+@attrs.frozen
+class SetOption(_Object):
+    """An option the organiser set for a seat, and whether the bot was sent it."""
+
+    name: str = _field()
+    value: str = _field()
+    sent: bool = _field()
+
+
+@attrs.frozen
+class Seat(_Object):
+    """One seat: who sat there and how it ran."""
+
+    name: str = _field()
+    seat: int | None = _field(default=None)
+    """Its place in the record's seats, when written (the shape check makes it so)."""
+    spec: str = _field(default="")
+    kind: str = _field(default="")
+    command: tuple[str, ...] | None = _field(_optional_texts, default=None)
+    ignored_lines: int = _field(default=0)
+    sandbox: str | None = _field(default=None)
+    network: Mapping[str, Any] | None = _field(default=None)
+    """A remote seat's connection, as written (the shape check leaves it unchecked)."""
+    bot: Bot = _field(_part(Bot), factory=Bot)
+    set_options: tuple[SetOption, ...] = _field(_parts(SetOption), default=())
+
+
+@attrs.frozen
+class Settings(_Object):
+    """The match settings (times in seconds)."""
+
+    move_time: float | None = _field(default=None)
+    startup_time: float | None = _field(default=None)
+    quit_grace: float | None = _field(default=None)
+    on_fault: str | None = _field(default=None)
+    keep_info: bool = _field(default=False)
+    max_deals: int | None = _field(default=None)
+    time_bank: float | None = _field(default=None)
+    """Seconds per seat and match; None without a time bank."""
+
+
+@attrs.frozen
+class Result(_Object):
+    """The outcome: final scores and the seats in each group."""
+
+    scores: tuple[int, ...] = _field(_ints)
+    winners: tuple[int, ...] = _field(_ints)
+    losers: tuple[int, ...] = _field(_ints)
+    draws: tuple[int, ...] = _field(_ints)
+    forfeits: tuple[int, ...] = _field(_ints)
+    annulled: bool = _field(default=False)
+
+
+@attrs.frozen
+class TournamentInfo(_Object):
+    """Where a tournament's match sits in it: its index, deal set and rotation, and the
+    entrant in each seat."""
+
+    index: int = _field()
+    seating: tuple[int, ...] = _field(_ints)
+    """The entrant number in each seat."""
+    key: str | None = _field(default=None)
+    deal_set: int | None = _field(default=None)
+    rotation: int | None = _field(default=None)
+    entrants: tuple[str, ...] | None = _field(_optional_texts, default=None)
+
+
+@attrs.frozen
+class Signature(_Object):
+    """A record's Ed25519 signature (``cardcli.signing``); its shape only."""
+
+    alg: str = _field()
+    key: str = _field()
+    sig: str = _field()
+
+
+def _info(value: Mapping[str, list[str]] | None) -> Mapping[str, tuple[str, ...]] | None:
+    return None if value is None else {seat: tuple(texts) for seat, texts in value.items()}
+
+
+def _dump_info(value: Mapping[str, tuple[str, ...]] | None) -> Any:
+    return None if value is None else {seat: list(texts) for seat, texts in value.items()}
+
+
+@attrs.frozen
+class Record(_Object):
+    """One match, complete."""
+
+    format: str = _field()
+    format_version: int = _field()
+    game: str = _field()
+    variant: str = _field()
+    options: Mapping[str, Any] = _field()
+    """Every option of the game with its value (a list of texts as a JSON array)."""
+    seed: int = _field()
+    status: str = _field()
+    """``complete``, ``aborted`` or ``interrupted``."""
+    seats: tuple[Seat, ...] = _field(_parts(Seat))
+    deals: tuple[Deal, ...] = _field(_parts(Deal))
+    faults: tuple[Fault, ...] = _field(_parts(Fault))
+    settings: Settings = _field(_part(Settings))
+    result: Result | None = _field(_optional_part(Result))
+    """None when the match was aborted or interrupted."""
+    software: str = _field(default="")
+    adjudicated: bool = _field(default=False)
+    first_dealer: int | None = _field(default=None)
+    """The seat that dealt first; None in a record that does not say."""
+    started: str = _field(default="")
+    finished: str = _field(default="")
+    info: Mapping[str, tuple[str, ...]] | None = _field(_info, _dump_info, default=None)
+    """Each seat's info lines (``--keep-info``), by seat number as text."""
+    signature: Signature | None = _field(_optional_part(Signature), default=None)
+    tournament: TournamentInfo | None = _field(_optional_part(TournamentInfo), default=None)
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in self.seats)
+
+    @property
+    def moves(self) -> int:
+        """How many moves the record holds, over all its deals."""
+        return sum(len(deal.moves) for deal in self.deals)
+
+
+PARTS: tuple[type[_Object], ...] = (Record, Settings, Seat, Bot, SetOption, Deal, Move, Fault, Result,
+                                    TournamentInfo, Signature)
+"""Every class of the model."""
