@@ -61,6 +61,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_interrupted": "process fast",
     "test_ismcts": "process",
     "test_layers": "process fast",
+    "test_static": "process",
     "test_paired_stats": "process fast",
     "test_protocol": "process fast",
     "test_record_attacks": "process",
