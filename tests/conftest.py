@@ -192,6 +192,38 @@ def wait_until_gone(before: set[str], marks: tuple[str, ...] = BOT_MARKS, second
     return left
 
 
+def reap_adopted_bubblewraps() -> int:
+    """Wait for the ended bubblewrap processes this test process adopted as their subreaper:
+    cardcli waits for those it leaves while it runs, but a referee that is killed (the tests of
+    interruptions do that) leaves its sandboxes to die with it (``--die-with-parent``) and come
+    here. No test starts bubblewrap itself without waiting for it, so none is taken from a test.
+    Returns how many were reaped."""
+    reaped = 0
+    for task in Path(f"/proc/{os.getpid()}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            try:
+                name, state = Path(f"/proc/{child}/stat").read_text().split("(", 1)[1].rsplit(")", 1)
+            except (OSError, ValueError):
+                continue
+            if name == "bwrap" and state.split()[0] == "Z":
+                try:
+                    reaped += os.waitpid(int(child), os.WNOHANG)[0] == int(child)
+                except ChildProcessError:
+                    pass
+    return reaped
+
+
+@pytest.fixture(autouse=True)
+def adopted_bubblewraps_reaped():
+    """After each test, no ended bubblewrap stays a ``<defunct>`` child of this worker."""
+    yield
+    reap_adopted_bubblewraps()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def no_bot_outlives_the_suite():
     """After the whole suite, no bot process (nor a child it started) is left running."""

@@ -33,6 +33,7 @@ PID namespace, dying with its parent). Its arguments go through a file descripto
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import functools
 import os
@@ -321,21 +322,30 @@ def _find_scratch(sandbox_pid: int, size: int) -> int | None:
 PR_SET_CHILD_SUBREAPER = 36
 
 
-@functools.lru_cache(maxsize=None)
+_adopter: int | None = None
+"""The process that made itself a subreaper (a forked child does not inherit that)."""
+
+
 def adopt_orphans() -> None:
     """Make this process the reaper of the orphans its children leave (``prctl``'s
-    ``PR_SET_CHILD_SUBREAPER``), once. Bubblewrap's first process exits as soon as the bot
-    does, while the sandbox's own init (the PID namespace's process 1, which bubblewrap forked)
-    is still ending: that init is orphaned every time. Without this it goes to the nearest
-    subreaper above the referee, which may never wait for it (a test runner, a service
-    manager's user instance) and keeps it as a ``<defunct>`` process for good; with it, the
-    referee adopts it and :func:`reap_adopted` waits for it."""
+    ``PR_SET_CHILD_SUBREAPER``), once per process: a tournament's forked workers do not inherit
+    it. Bubblewrap's first process exits as soon as the bot does, while the sandbox's own init
+    (the PID namespace's process 1, which bubblewrap forked) is still ending: that init is
+    orphaned every time. Without this it goes to the nearest subreaper above the referee, which
+    may never wait for it (a test runner, a service manager's user instance) and keeps it as a
+    ``<defunct>`` process for good; with it, the referee adopts it and :func:`reap_adopted`
+    waits for it (when a bot is closed, and when the process exits)."""
+    global _adopter
+    if _adopter == os.getpid():
+        return
+    _adopter = os.getpid()
     try:
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     except (OSError, AttributeError):
-        pass  # no prctl: the orphans go to init, which reaps them
+        return  # no prctl: the orphans go to init, which reaps them
+    atexit.register(reap_adopted, seconds=1.0)
 
 
 def reap_adopted(session: int | None = None, seconds: float = 5.0) -> int:
