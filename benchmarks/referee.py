@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcli.games import registry
-from cardcli.records import append, read
+from cardcli.records.io import append, read
 from cardcli.referee import play_match
 from cardcli.replay import verify
 from cardcli.seats.builtin import random_seat

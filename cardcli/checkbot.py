@@ -32,7 +32,7 @@ import attrs
 
 from .games import registry
 from .games.base import Event
-from .records import OnFault
+from .records.io import OnFault
 from .referee import Listener, Settings
 from .safe_text import printable
 from .seats.base import DEBUG_HINT, FLUSH_HINT, HINTS, FaultKind, SeatFault

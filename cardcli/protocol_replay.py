@@ -36,8 +36,8 @@ from . import protocol
 from .errors import Interrupted, UsageError, VerificationError
 from .games import registry
 from .games.base import Event
-from .record_shape import Status
-from .records import OnFault
+from .records.shape import Status
+from .records.io import OnFault
 from .referee import Listener, MatchInterrupted, Referee, Settings
 from .replay import verify
 from .safe_text import DETAIL_WIDTH, printable

@@ -30,8 +30,8 @@ from .games import options as opt
 from .games.base import Decision, Event, MatchState, Outcome
 from .games.driver import Driver, Next
 from .games.registry import Setup
-from .record_shape import Status
-from .records import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord, OnFault, software
+from .records.shape import Status
+from .records.io import FORMAT, FORMAT_VERSION, DealRecord, FaultRecord, MoveRecord, OnFault, software
 from .safe_text import display_name, printable
 from .seats.base import DEBUG_HINT, Answer, FaultKind, Request, Seat, SeatFault, clip, close_all
 from .seats.builtin import fallback_player

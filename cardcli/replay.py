@@ -18,13 +18,14 @@ from typing import Any, Generator
 
 import attrs
 
-from . import record_shape
+from .records import shape as record_shape
+from .records.model import Move, Record
 from .errors import MoveError, UsageError, VerificationError
 from .games import registry
 from .games.base import Event, MatchState, Outcome
 from .games.driver import Driver, Next
-from .record_shape import Status
-from .records import OnFault
+from .records.shape import Status
+from .records.io import OnFault
 from .safe_text import printable
 from .seats.base import Request, Seat
 from .seats.builtin import fallback_player
@@ -53,6 +54,8 @@ class Replayed:
 
     state: MatchState
     outcome: Outcome | None
+    record: Record
+    """The record walked, as typed values."""
 
 
 def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> Generator[Step, None, Replayed]:
@@ -77,21 +80,23 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
     if malformed is not None:
         raise fail(f"malformed record: {malformed}")
     try:
-        setup = registry.resolve(
-            record["game"], record["variant"], record["options"], len(record["seats"]), record["seed"]
-        )
+        read = Record.from_json(record)
+    except TypeError as err:  # a format field missing from a record handed over directly
+        raise fail(f"malformed record: {err}") from None
+    try:
+        setup = registry.resolve(read.game, read.variant, read.options, read.players, read.seed)
         first = setup.first_dealer
         state = setup.new_match()  # checks the options that depend on the player count
     except UsageError as err:
         raise fail(str(err)) from None
-    deals = record["deals"]
-    status = record["status"]
-    points = fault_points(record, fail)
+    deals = read.deals
+    status = read.status
+    points = fault_points(read, fail)
     fallbacks: dict[int, Seat] = {}
-    if record.get("first_dealer") != first:
-        raise fail(f"first dealer {record.get('first_dealer')} is not the seed's {first}")
-    driver = Driver(setup, record["settings"].get("max_deals"))
-    for index, deal in enumerate(deals):
+    if read.first_dealer != first:
+        raise fail(f"first dealer {read.first_dealer} is not the seed's {first}")
+    driver = Driver(setup, read.settings.max_deals)
+    for index, (deal, written) in enumerate(zip(deals, record["deals"])):
         number = index + 1
         due = driver.next(state)
         if due is Next.OVER:
@@ -103,24 +108,24 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
         try:
             events = driver.deal(state)
             facts = state.deal_facts()
-            if deal.get("number") != number:
-                raise fail(f"deal numbered {deal.get('number')!r}, expected {number}", number)
-            if deal.get("dealer") != state.dealer:
-                raise fail(f"dealer {deal.get('dealer')!r}, but the rules make seat {state.dealer} deal", number)
-            for key, value in facts.items():
-                if deal.get(key) != value:
+            if deal.number != number:
+                raise fail(f"deal numbered {deal.number!r}, expected {number}", number)
+            if deal.dealer != state.dealer:
+                raise fail(f"dealer {deal.dealer!r}, but the rules make seat {state.dealer} deal", number)
+            for key, value in facts.items():  # what is dealt is the game's to say: read as written
+                if written.get(key) != value:
                     raise fail(f"the dealt {key} are not the ones the seed deals", number)
-            yield Step(number, None, tuple(events), deal)
+            yield Step(number, None, tuple(events), written)
             if quiet:
-                for m, move in enumerate(deal["moves"]):
-                    if points or "by" in move:
+                for m, move in enumerate(deal.moves):
+                    if points or move.by != "seat":
                         _check_fallback(state, move, points, fallbacks, setup.seed, fail, number, m)
                     _apply(state, move, fail, number, m, quiet)
             else:
-                for m, move in enumerate(deal["moves"]):
-                    if points or "by" in move:
+                for m, (move, written_move) in enumerate(zip(deal.moves, written["moves"])):
+                    if points or move.by != "seat":
                         _check_fallback(state, move, points, fallbacks, setup.seed, fail, number, m)
-                    yield Step(number, m, tuple(_apply(state, move, fail, number, m)), move)
+                    yield Step(number, m, tuple(_apply(state, move, fail, number, m)), written_move)
         except (KeyError, TypeError, AttributeError) as err:
             raise fail(f"a field is missing or malformed ({err})", number) from None
         scores = state.deal_scores
@@ -129,21 +134,26 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
             if last and status in STOPPED:
                 break
             raise fail("the deal ends before all its moves were played", number)
-        if last and status == Status.INTERRUPTED and deal.get("points") is None:
+        if last and status == Status.INTERRUPTED and deal.points is None:
             break  # stopped after the deal's last move, before the referee wrote its score
         got = scores[number - 1]
-        if (deal.get("points"), deal.get("totals")) != (list(got.points), list(got.totals)):
+        if (deal.points, deal.totals) != (tuple(got.points), tuple(got.totals)):
             raise fail(
-                f"recorded points {deal.get('points')} / totals {deal.get('totals')}, "
+                f"recorded points {_listed(deal.points)} / totals {_listed(deal.totals)}, "
                 f"the rules give {list(got.points)} / {list(got.totals)}",
                 number,
             )
-        if deal.get("notes", []) != list(got.notes):
-            raise fail(f"recorded notes {deal.get('notes')}, the rules give {list(got.notes)}", number)
-    return _finish(record, state, driver, fail)
+        if deal.notes != tuple(got.notes):
+            raise fail(f"recorded notes {list(deal.notes)}, the rules give {list(got.notes)}", number)
+    return _finish(read, state, driver, fail)
 
 
-def fault_points(record: dict[str, Any], fail: Any) -> dict[int, tuple[int, int]]:
+def _listed(values: tuple[int, ...] | None) -> list[int] | None:
+    """A list of the model's as the record writes it, for a message."""
+    return None if values is None else list(values)
+
+
+def fault_points(record: Record, fail: Any) -> dict[int, tuple[int, int]]:
     """Seat → (deal, move index) of its fault, from which the fallback player makes its moves,
     after checking that the faults fit the record as the referee writes them:
 
@@ -156,15 +166,15 @@ def fault_points(record: dict[str, Any], fail: Any) -> dict[int, tuple[int, int]
 
     The moves themselves are checked by :func:`_check_fallback` as the walk reaches them.
     """
-    deals = record["deals"]
-    status = record["status"]
-    on_fault = record["settings"].get("on_fault")
-    end = (len(deals), len(deals[-1]["moves"])) if deals else (0, 0)
+    deals = record.deals
+    status = record.status
+    on_fault = record.settings.on_fault
+    end = (len(deals), len(deals[-1].moves)) if deals else (0, 0)
     points: dict[int, tuple[int, int]] = {}
-    for n, fault in enumerate(record["faults"], start=1):
-        seat, deal, move = fault["seat"], fault["deal"], fault["move"]
+    for n, fault in enumerate(record.faults, start=1):
+        seat, deal, move = fault.seat, fault.deal, fault.move
         at = f"fault {n} (seat {seat}, deal {deal}, move {move + 1})"
-        if deal > len(deals) or (deal == 0 and move != 0) or (deal > 0 and move > len(deals[deal - 1]["moves"])):
+        if deal > len(deals) or (deal == 0 and move != 0) or (deal > 0 and move > len(deals[deal - 1].moves)):
             raise fail(f"{at} is at a place the record never reaches")
         if status == Status.ABORTED:
             if (deal, move) != end:
@@ -175,13 +185,13 @@ def fault_points(record: dict[str, Any], fail: Any) -> dict[int, tuple[int, int]
         if status == Status.INTERRUPTED and (deal, move) == end:
             continue  # stopped at the fault, before the fallback player's move
         if deal > 0:
-            moves = deals[deal - 1]["moves"]
-            if move == len(moves) or moves[move]["seat"] != seat:
+            moves = deals[deal - 1].moves
+            if move == len(moves) or moves[move].seat != seat:
                 raise fail(f"{at}: the fallback player must make seat {seat}'s move right there, "
                            "and the record has no such move")
         points[seat] = (deal, move)
     if status == Status.ABORTED:
-        if not record["faults"]:
+        if not record.faults:
             raise fail("the match is aborted, but no fault stopped it")
         if on_fault is not None and on_fault != OnFault.ABORT:
             raise fail(f"the match is aborted, but its fault policy is {on_fault!r}")
@@ -191,16 +201,16 @@ def fault_points(record: dict[str, Any], fail: Any) -> dict[int, tuple[int, int]
 
 
 def _check_fallback(
-    state: MatchState, move: dict[str, Any], points: dict[int, tuple[int, int]], players: dict[int, Seat],
+    state: MatchState, move: Move, points: dict[int, tuple[int, int]], players: dict[int, Seat],
     seed: int, fail: Any, deal: int, m: int,
 ) -> None:
     """A move is marked ``"by": "fallback"`` exactly when its seat has faulted at or before it,
     and a fallback move is the one the seeded fallback player chooses from the moves the rules
     offer (it is asked once per move of its seat, as the referee asks it)."""
-    seat = move["seat"]
+    seat = move.seat
     point = points.get(seat)
     due = point is not None and (deal, m) >= point
-    marked = move.get("by") == "fallback"
+    marked = move.fallback
     if marked and not due:
         raise fail(f"the move is marked as the fallback player's, but seat {seat} has "
                    f"{'not faulted yet' if point is not None else 'no fault'}", deal, m)
@@ -219,13 +229,13 @@ def _check_fallback(
     player.ask(Request(decision.kind, decision.moves, 1))
     answer = player.poll()
     chosen = answer.move if answer is not None else None
-    if chosen != move["move"]:
-        raise fail(f"seat {seat}'s fallback move is {move['move']!r}, but the fallback player, seeded from the "
+    if chosen != move.move:
+        raise fail(f"seat {seat}'s fallback move is {move.move!r}, but the fallback player, seeded from the "
                    f"match, chooses {chosen!r}", deal, m)
 
 
 def _apply(
-    state: MatchState, move: dict[str, Any], fail: Any, deal: int, m: int, quiet: bool = False
+    state: MatchState, move: Move, fail: Any, deal: int, m: int, quiet: bool = False
 ) -> list[Event]:
     seat, kind, text = move_fields(move)
     if (seat, kind) not in state.acting():
@@ -242,36 +252,36 @@ def _apply(
         raise fail(f"illegal move {text!r} by seat {seat}: {err}", deal, m) from None
 
 
-def move_fields(move: dict[str, Any]) -> tuple[int, str, str]:
+def move_fields(move: Move) -> tuple[int, str, str]:
     """A recorded move's seat, kind and token; :func:`walk` has checked their types with the
-    rest of the record's shape (:func:`cardcli.record_shape.problem`)."""
-    return move["seat"], move["kind"], move["move"]
+    rest of the record's shape (:func:`cardcli.records.shape.problem`)."""
+    return move.seat, move.kind, move.move
 
 
-def _finish(record: dict[str, Any], state: MatchState, driver: Driver, fail: Any) -> Replayed:
-    status = record["status"]
+def _finish(record: Record, state: MatchState, driver: Driver, fail: Any) -> Replayed:
+    status = record.status
     if status in STOPPED:
-        if record.get("result") is not None:
+        if record.result is not None:
             raise fail(f"an {status} match has a result")
-        return Replayed(state, None)
+        return Replayed(state, None, record)
     if status != Status.COMPLETE:
         raise fail(f"unknown status {status!r}")
-    if record.get("adjudicated"):
+    if record.adjudicated:
         if driver.next(state) is not Next.ADJUDICATE:
             raise fail(f"adjudicated, but the match did not stop at its deal limit ({driver.max_deals})")
         state.adjudicate()
     if not state.is_over():
         raise fail("the record ends before the match does")
-    result = record.get("result") or {}
-    forfeits = frozenset(result.get("forfeits", []))
-    faulty = {f["seat"] for f in record.get("faults", [])}
+    result = record.result.to_json() if record.result is not None else {}
+    forfeits = frozenset(record.result.forfeits if record.result is not None else ())
+    faulty = {f.seat for f in record.faults}
     if forfeits != faulty:
         raise fail(f"forfeits {sorted(forfeits)} do not match the faulty seats {sorted(faulty)}")
     outcome = state.outcome(forfeits)
     expected = outcome.to_json()
     if result != expected:
         raise fail(f"recorded result {result}, the rules give {expected}")
-    return Replayed(state, outcome)
+    return Replayed(state, outcome, record)
 
 
 def verify(record: dict[str, Any], where: str = "record") -> Replayed:

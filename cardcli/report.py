@@ -7,7 +7,8 @@ from typing import Any, Sequence
 
 from .games import options as opt
 from .games.registry import Setup
-from .record_shape import Status
+from .records.shape import Status
+from .records.model import Record
 from .referee import MatchResult
 from .safe_text import DETAIL_WIDTH, display_name, printable
 from .seats.base import Seat
@@ -20,16 +21,15 @@ STOPPED_NOTE = {Status.ABORTED: "the match was aborted by the fault policy; no r
 
 def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> dict[str, Any]:
     """The object ``play --json`` prints (documented in ``docs/json.md``)."""
-    record = result.record
+    record = Record.from_json(result.record)
     outcome = result.outcome
     players = []
-    for seat in record["seats"]:
-        s = seat["seat"]
+    for s, seat in enumerate(record.seats):
         players.append(
             {
                 "seat": s,
-                "name": seat["name"],
-                "spec": seat["spec"],
+                "name": seat.name,
+                "spec": seat.spec,
                 "score": outcome.scores[s] if outcome else _last_total(record, s),
                 "standing": outcome.standing(s) if outcome else None,
                 "forfeit": bool(outcome and s in outcome.forfeits),
@@ -43,8 +43,8 @@ def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> 
         "variant": setup.variant.name,
         "options": opt.to_json(setup.options),
         "seed": setup.seed,
-        "status": record["status"],
-        "adjudicated": record["adjudicated"],
+        "status": record.status,
+        "adjudicated": record.adjudicated,
         "players": players,
         "teams": teams,
         "winners": list(outcome.winners) if outcome else [],
@@ -52,23 +52,27 @@ def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> 
         "draws": list(outcome.draws) if outcome else [],
         "annulled": bool(outcome and outcome.annulled),
         "lower_is_better": bool(outcome and outcome.lower_is_better),
-        "deals": len(record["deals"]),
+        "deals": len(record.deals),
         "deal_scores": [
-            {"number": d["number"], "points": d["points"], "totals": d["totals"], "notes": d["notes"]}
-            for d in record["deals"]
-            if d["points"] is not None
+            {"number": d.number, "points": list(d.points), "totals": _listed(d.totals), "notes": list(d.notes)}
+            for d in record.deals
+            if d.points is not None
         ],
         "faults": [
-            {"seat": f["seat"], "kind": f["kind"], "detail": f["detail"], "deal": f["deal"]}
-            for f in record["faults"]
+            {"seat": f.seat, "kind": f.kind, "detail": f.detail, "deal": f.deal}
+            for f in record.faults
         ],
         "record": record_path,
     }
 
 
-def _last_total(record: dict[str, Any], seat: int) -> int | None:
-    finished = [d for d in record["deals"] if d["totals"] is not None]
-    return finished[-1]["totals"][seat] if finished else None
+def _listed(values: tuple[int, ...] | None) -> list[int] | None:
+    return None if values is None else list(values)
+
+
+def _last_total(record: Record, seat: int) -> int | None:
+    finished = [d.totals for d in record.deals if d.totals is not None]
+    return finished[-1][seat] if finished else None
 
 
 DEALS_ON_A_TERMINAL = 20

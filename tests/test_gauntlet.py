@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from cardcli.games import registry
-from cardcli.record_shape import config_problem
+from cardcli.records.shape import config_problem
 from cardcli.tournament.config import Config
 from cardcli.tournament.schedule import balance, places, plan
 from conftest import standings, PYTHON_BOT, read_records, run_cli

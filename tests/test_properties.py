@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cardcli.errors import CardcliError, RecordError, VerificationError
 from cardcli.protocol import FramingError, LineBuffer, move_of, parse_bot_line
-from cardcli.records import read
+from cardcli.records.io import read
 from cardcli.replay import verify
 from harness import play
 from mutation import mutate

@@ -1,7 +1,7 @@
 """``docs/record.schema.json``, the published JSON Schema of a record (format version 1): the
 records cardcli writes match it (every game, variant and player count; signed, ``--keep-info``,
 tournament, aborted and faulty records), and it agrees with cardcli's readers (``records.decode``:
-the format fields, then ``cardcli/record_shape.py``): what they accept, the schema accepts; what
+the format fields, then ``cardcli/records/shape.py``): what they accept, the schema accepts; what
 they refuse and a schema can say (types, enums, required fields, a closed object, bounds), the
 schema refuses. The checks the schema leaves to the readers are listed here too.
 
@@ -26,7 +26,8 @@ import pytest
 
 from conftest import PYTHON_BOT, ROOT, faulty, read_records, run_cli
 from record_check import record_schema_check
-from cardcli import record_shape, records
+from cardcli.records import io as records
+from cardcli.records import shape as record_shape
 from cardcli.games import registry
 from cardcli.referee import MatchInterrupted, Settings, play_match
 from cardcli.seats.base import FaultKind
@@ -49,7 +50,7 @@ def refusal(record: Any) -> str | None:
 
 def reader_refusal(record: Any) -> str | None:
     """Why cardcli's readers refuse ``record`` as a line of a file (the format fields, then
-    the shape check, :func:`cardcli.record_shape.problem`), or None."""
+    the shape check, :func:`cardcli.records.shape.problem`), or None."""
     try:
         records.decode(json.dumps(record, ensure_ascii=False).encode("utf-8"))
     except records.LineError as err:

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 from cardcli import __version__, viewer
 from cardcli.cli import cli
-from cardcli.records import FORMAT_VERSION, dump
+from cardcli.records.io import FORMAT_VERSION, dump
 from cardcli.referee import Settings, play_match
 from cardcli.games import registry
 from cardcli.games.card_bits import TEXTS, texts

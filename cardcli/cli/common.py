@@ -11,7 +11,7 @@ import click
 
 from ..errors import UsageError
 from ..games.registry import Setup
-from ..records import MAX_RECORD_BYTES, Loaded, read
+from ..records.io import MAX_RECORD_BYTES, Loaded, read
 from ..protocol import option_problem
 from ..safe_text import display_name, json_text, printable
 from ..seats.policy import DEFAULT_DISK_MIB, SandboxPolicy
@@ -65,7 +65,7 @@ class OptionWarnings:
 
     def check(self, undeclared: Sequence[Sequence[Any]], who: Callable[[int], str]) -> None:
         """``undeclared``: (seat, option, declared names) as
-        :func:`cardcli.records.undeclared_options` gives them; ``who`` names a seat."""
+        :func:`cardcli.records.io.undeclared_options` gives them; ``who`` names a seat."""
         for seat, option, declared in undeclared:
             name = who(seat)
             if (name, option) in self._said:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .. import signing
+from ..records import signing
 
 
 @click.group("keys")

@@ -14,7 +14,7 @@ from typing import Any, Callable, TypeVar
 
 import click
 
-from ..records import MAX_RECORD_BYTES
+from ..records.io import MAX_RECORD_BYTES
 from ..referee import POLICIES
 from ..seats.policy import DEFAULT_DISK_MIB, DEFAULT_PROCESSES, MODES
 

@@ -14,7 +14,7 @@ import click
 
 from ..errors import Interrupted
 from ..games.base import Event
-from ..records import append, check_appendable, undeclared_options
+from ..records.io import append, check_appendable, undeclared_options
 from ..referee import MatchInterrupted
 from ..report import closing_notes, summary_json, summary_text
 from ..seats.launch import Launch
@@ -28,7 +28,7 @@ from .requests import PlayRequest
 
 
 if TYPE_CHECKING:
-    from .. import signing
+    from ..records import signing
 
 
 @click.command("play")
@@ -167,7 +167,7 @@ def _record_file(path: str | None) -> Iterator[None]:
 
 
 def _signed(record: dict[str, Any], key: signing.PrivateKey) -> dict[str, Any]:
-    from .. import signing
+    from ..records import signing
 
     return signing.signed(record, key)
 

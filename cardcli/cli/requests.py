@@ -28,7 +28,7 @@ from .common import RemoteArgs, announce_sandbox, option_assignment, parse_assig
     sandbox_policy, warn_options
 
 if TYPE_CHECKING:
-    from .. import signing
+    from ..records import signing
     from ..tournament.cluster import ClusterSpec, Shipment
     from ..tournament.config import Config
     from ..tournament.entrants import Entrant
@@ -157,7 +157,7 @@ def _signer(sign_key: str | None, record_path: str | None) -> signing.PrivateKey
         return None
     if record_path is None:
         raise UsageError("--sign-key signs the record: give --record PATH too")
-    from .. import signing  # its key code loads only for a signed record
+    from ..records import signing  # its key code loads only for a signed record
 
     return signing.private_key(sign_key)
 
@@ -210,7 +210,7 @@ class TournamentRequest:
     def from_options(cls, **options: Any) -> TournamentRequest:
         """The request of ``tournament``'s keyword arguments. Warns on stderr, as it checks, of
         game options that change nothing and of bots that will run unguarded."""
-        from .. import signing
+        from ..records import signing
         from ..seats.guard import resolve
         from ..tournament import runner
         from ..tournament.cluster import ClusterSpec, Shipment

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from .. import signing
+from ..records import signing
 from ..errors import RecordError, VerificationError
-from ..records import complete_lines, parse
+from ..records.io import complete_lines, parse
 from ..replay import verify as verify_record
 from ..safe_text import printable
 from .common import print_json, records_path
@@ -50,16 +50,15 @@ def verify(path: str, as_json: bool, max_bytes: int, public_key: str | None) -> 
                     unsigned = signing.problem(record, key)
                     if unsigned is not None:
                         raise VerificationError(printable(f"{where}: {unsigned}"))
-                verify_record(record, where)
+                checked = verify_record(record, where).record
             except (RecordError, VerificationError) as err:
                 failed = True
                 results.append({"line": line.number, "ok": False, "error": str(err)})
                 continue
-            moves = sum(len(d["moves"]) for d in record["deals"])
-            signature = "none" if record.get("signature") is None else "good" if key is not None else "unchecked"
-            results.append({"line": line.number, "ok": True, "game": record["game"],
-                            "deals": len(record["deals"]), "moves": moves,
-                            "status": record["status"], "signature": signature})
+            signature = "none" if checked.signature is None else "good" if key is not None else "unchecked"
+            results.append({"line": line.number, "ok": True, "game": checked.game,
+                            "deals": len(checked.deals), "moves": checked.moves,
+                            "status": checked.status, "signature": signature})
     except RecordError as err:
         failed = True
         results.append({"ok": False, "error": str(err)})

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .. import records
+from ..records import io as records
 from ..safe_text import display_name, printable
 from ..seat_names import seat_names
 from ..tournament import results as tables

@@ -21,8 +21,9 @@ from typing import Any, Callable, Iterator, Sequence
 import attrs
 
 from ..errors import RecordError, UsageError
-from .. import record_shape, records
-from ..records import append_line
+from ..records import io as records
+from ..records import shape as record_shape
+from ..records.io import append_line
 from ..safe_text import display_name
 from ..small_files import read_small
 from ..referee import Settings
@@ -48,7 +49,7 @@ def create(directory: Path, config: Config) -> None:
 
 def load(directory: Path) -> Config:
     """The tournament's configuration, read within the records' bounds and checked field by
-    field (:func:`cardcli.record_shape.config_problem`): a damaged ``config.json`` is a
+    field (:func:`cardcli.records.shape.config_problem`): a damaged ``config.json`` is a
     one-line error before anything runs, not a failure in the middle of a resumed run."""
     path = directory / CONFIG
     if not path.exists():
@@ -67,7 +68,7 @@ def load(directory: Path) -> Config:
 def finished(directory: Path, repair: bool = True) -> dict[int, int]:
     """Schedule index → byte offset of every finished match in the records file. A torn last
     line (a run killed while writing) is cut off so that its match is played again (with
-    ``repair``, by :func:`cardcli.records.repair_tail`, as ``play --record`` does; a reader
+    ``repair``, by :func:`cardcli.records.io.repair_tail`, as ``play --record`` does; a reader
     watching a running tournament leaves it alone). Lines are read within
     the tournament's line limit; a line without a schedule index is a RecordError naming it.
     Only the index is read here (see :func:`_schedule_index`); :func:`records_in_order` checks
@@ -128,7 +129,7 @@ def finished_read_only(directory: Path) -> dict[int, int]:
 def records_in_order(directory: Path, done: dict[int, int]) -> Iterator[dict[str, Any]]:
     """The finished records in schedule order, read one at a time (memory stays flat).
 
-    Each goes through the records' one reader (:func:`cardcli.records.decode`) and is matched
+    Each goes through the records' one reader (:func:`cardcli.records.io.decode`) and is matched
     with its place in this tournament's schedule (index, seating, game), so the table only
     meets records it can fold; anything else is a RecordError naming the line."""
     if not done:

@@ -19,9 +19,10 @@ from typing import Any, Sequence
 
 import attrs
 
-from .. import records, signing
+from ..records import io as records
+from ..records import signing
 from ..games import registry
-from ..records import dump
+from ..records.io import dump
 from ..referee import Settings, play_match
 from ..safe_text import display_name
 from ..seating import make_seat

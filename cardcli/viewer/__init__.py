@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..errors import UsageError
 from ..games import registry
 from ..games.base import Event, GameSpec
-from ..records import FORMAT_VERSION, software
+from ..records.io import FORMAT_VERSION, software
 from ..replay import walk
 from ..safe_text import DETAIL_WIDTH, display_name, printable
 from ..seat_names import seat_names

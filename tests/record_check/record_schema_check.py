@@ -1,7 +1,7 @@
 """Every record cardcli writes while the test suite runs is checked against
 ``docs/record.schema.json`` (up to 100 per test: see :meth:`Checker.refused`).
 
-A record reaches a file through one function, :func:`cardcli.records.dump`: ``play --record``
+A record reaches a file through one function, :func:`cardcli.records.io.dump`: ``play --record``
 appends what it returns (``records.append``), and a tournament's worker makes each line with it
 (``Finished.of``, through the name ``cardcli.tournament.worker`` imported) before the parent appends the line
 (``records.append_line``). So wrapping ``dump`` where it is defined, before any module holds it
@@ -14,7 +14,7 @@ import ``jsonschema`` at all (50 ms of CPU time each).
 - In the suite's own process, :func:`install_here` wraps ``dump``.
 - In the Python processes the suite starts on this tree, ``sitecustomize.py`` (beside this file,
   on their ``PYTHONPATH``) calls ``spool_records.install_on_import``, which wraps ``dump`` as soon
-  as ``cardcli.records`` has been executed: before ``cardcli.tournament.worker`` can bind its
+  as ``cardcli.records.io`` has been executed: before ``cardcli.tournament.worker`` can bind its
   name. A process that never imports cardcli (a bot) loads one small module and no more.
 
 Records the referee makes and nobody writes (``play --json``, the conformance suite's thousands
@@ -42,10 +42,10 @@ SPOOL_ENV = spool_records.SPOOL_ENV
 def install_here() -> Callable[[], None]:
     """Spool the records written in this process: ``dump`` wherever a loaded module holds it.
     Returns what undoes it."""
-    import cardcli.records
+    import cardcli.records.io
     import cardcli.tournament.worker
 
-    original = cardcli.records.dump
+    original = cardcli.records.io.dump
     wrapped = spool_records.spooling_dump(original)
     holders = [m for m in list(sys.modules.values()) if getattr(m, "dump", None) is original]
     for module in holders:

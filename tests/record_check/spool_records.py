@@ -13,7 +13,7 @@ _count = [0]
 
 
 def spooling_dump(dump):
-    """``cardcli.records.dump``, leaving a copy of every line it makes in the spool."""
+    """``cardcli.records.io.dump``, leaving a copy of every line it makes in the spool."""
     if getattr(dump, "spools_records", False):
         return dump
 
@@ -44,17 +44,17 @@ def spool(line):
 
 
 def install_on_import():
-    """Wrap ``cardcli.records.dump`` the moment the module has been executed: before any module
+    """Wrap ``cardcli.records.io.dump`` the moment the module has been executed: before any module
     that imports the name (``cardcli.tournament.worker``) can hold the unwrapped function."""
     sys.meta_path.insert(0, _RecordsFinder())
 
 
 class _RecordsFinder:
-    """Finds nothing itself: asks the other finders for ``cardcli.records`` and wraps the
+    """Finds nothing itself: asks the other finders for ``cardcli.records.io`` and wraps the
     loader they give, so ``dump`` is wrapped before the import returns."""
 
     def find_spec(self, name, path, target=None):
-        if name != "cardcli.records":
+        if name != "cardcli.records.io":
             return None
         for finder in sys.meta_path:
             find = getattr(finder, "find_spec", None)

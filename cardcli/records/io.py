@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 
 import attrs
 
-from . import __version__
-from .errors import RecordError
-from .small_files import open_to_read
+from .. import __version__
+from ..errors import RecordError
+from ..small_files import open_to_read
 
 if TYPE_CHECKING:
-    from .record_model import Record
+    from .model import Record
 
 try:
     import fcntl
@@ -352,9 +352,9 @@ class Loaded:
 
     @property
     def model(self) -> Record:
-        """The record as typed values (:class:`cardcli.record_model.Record`), built anew on
+        """The record as typed values (:class:`cardcli.records.model.Record`), built anew on
         each use: a reader that uses it more than once keeps it."""
-        from .record_model import Record
+        from .model import Record
 
         return Record.from_json(self.record)
 
@@ -371,7 +371,7 @@ def read(path: Path, max_bytes: int = MAX_RECORD_BYTES) -> Iterator[Loaded]:
 
 def read_models(path: Path, max_bytes: int = MAX_RECORD_BYTES) -> Iterator[tuple[int, Record]]:
     """The records in a file as typed values, each with its line number (see :func:`read`)."""
-    from .record_model import Record
+    from .model import Record
 
     for loaded in read(path, max_bytes):
         yield loaded.line, Record.from_json(loaded.record)
@@ -429,9 +429,9 @@ def decode(raw: bytes) -> dict[str, Any]:
             json.dumps(data, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError:
             raise LineError("a text holds a lone UTF-16 surrogate (\\ud800 to \\udfff), which is not a character") from None
-    from . import record_shape  # the shape's checks, for a command that reads records
+    from . import shape  # the shape's checks, for a command that reads records
 
-    found = record_shape.problem(data)
+    found = shape.problem(data)
     if found is not None:
         raise LineError(f"malformed record: {found}")
     return data

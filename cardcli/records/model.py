@@ -1,5 +1,5 @@
 """The record as typed values: frozen classes for a record and its parts, built from a record
-that passed the shape check (:func:`cardcli.record_shape.problem`).
+that passed the shape check (:func:`cardcli.records.shape.problem`).
 
 ``docs/records.md`` documents every field. Each class names the fields of one JSON object of
 the format (the record, a seat, a deal, a move, a fault, the result, ...) with their types;
@@ -9,11 +9,12 @@ both ways, so neither can drift from the other.
 ``from_json`` takes a checked record's object and ``to_json`` gives back an equal object with
 its keys in the same order: which optional keys were there (``present``) and any key this
 version of cardcli does not know (``extra``, as records are open) are kept, so a record read
-and written again is the same bytes. Lists become tuples and go back to lists. The values
-under ``options``, ``settings`` aside, ``network`` and ``info`` are kept as read.
+and written again is the same bytes. Lists become tuples and go back to lists; a record's
+``options`` and a seat's ``network`` are kept as read.
 
-Building the model costs a few microseconds per move, so a reader asks for it
-(:func:`cardcli.records.read_models`, :attr:`cardcli.records.Loaded.model`) only where it
+Building the model costs a few microseconds per move: the verification walk
+(:func:`cardcli.replay.walk`) builds it once per record, and another reader asks for it
+(:func:`cardcli.records.io.read_models`, :attr:`cardcli.records.io.Loaded.model`) only where it
 uses it.
 """
 
@@ -280,7 +281,7 @@ class TournamentInfo(_Object):
 
 @attrs.frozen
 class Signature(_Object):
-    """A record's Ed25519 signature (``cardcli.signing``); its shape only."""
+    """A record's Ed25519 signature (``cardcli.records.signing``); its shape only."""
 
     alg: str = _field()
     key: str = _field()

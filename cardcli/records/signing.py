@@ -31,8 +31,8 @@ from typing import Any
 
 import attrs
 
-from .errors import UsageError
-from .small_files import read_small
+from ..errors import UsageError
+from ..small_files import read_small
 
 ALGORITHM = "ed25519"
 FIELD = "signature"

@@ -1,7 +1,7 @@
 """The shape of a record: every field a reader uses, with its JSON type and its bounds.
 
 Records are untrusted input: a stranger can hand one over, edited, truncated or made up.
-:func:`cardcli.records.decode` runs :func:`problem` on every record it reads, and
+:func:`cardcli.records.io.decode` runs :func:`problem` on every record it reads, and
 :func:`cardcli.replay.walk` runs it again on a record handed to it directly, so ``verify``,
 ``replay``, ``watch`` and a tournament's table only ever meet well-typed data: a record that
 passes cannot make any of them fail other than with a message. That is why the check is
@@ -339,7 +339,7 @@ def _info_problem(info: Any) -> str | None:
 
 
 def _signature_problem(signature: Any) -> str | None:
-    """A signature (``cardcli/signing.py``): its shape only; whether it holds is ``verify
+    """A signature (``cardcli/records/signing.py``): its shape only; whether it holds is ``verify
     --public-key``'s question."""
     if signature is None:
         return None
