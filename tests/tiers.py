@@ -42,6 +42,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_properties": "unit fast",
     "test_protocol_scripted": "unit fast",
     "test_referee": "unit fast",
+    "test_seat_state": "unit fast",
     "test_viewer_style": "unit",
     # real subprocesses: bots, the command line, node
     "test_briscola_plugin": "process",
