@@ -13,7 +13,6 @@ import json
 import subprocess
 import sys
 
-import pytest
 
 from cardcli.seats.sandbox import support
 from conftest import PYTHON_BOT, ROOT, reap_adopted_bubblewraps, wait_for
