@@ -235,7 +235,7 @@ class TournamentRequest:
                 raise UsageError(f"--resume continues {path} with the entrants it was made with: "
                                  f"{'--entrants' if given.entrants_path is not None else '--bot-option'} is for a new "
                                  "tournament")
-            banked = config.settings.get("time_bank")
+            banked = config.settings.time_bank
             if time_bank is not None and time_bank != banked:
                 raise UsageError(f"--resume continues {path} as it was made: its time bank is "
                                  f"{f'{banked:g} s' if banked is not None else 'none'}, not --time-bank {time_bank:g}")
@@ -328,17 +328,12 @@ def _new_config(game: str, given: TournamentOptions, match: MatchOptions, entran
     for i, entrant in enumerate(entrants):
         if not entrant.spec.startswith("remote:"):
             make_seat(entrant.spec, i, seed, launch=entrant.launch)
-    settings: dict[str, Any] = {"move_time": match.move_time, "startup_time": match.startup_time,
-                                "quit_grace": match.quit_grace, "on_fault": match.on_fault,
-                                "max_deals": match.max_deals}
-    if match.time_bank is not None:
-        settings["time_bank"] = match.time_bank
     return Config(
         game=setup.spec.name, variant=setup.variant.name, options=dict(game_options), players=setup.num_players,
         entrants=tuple((e.name, e.spec) for e in entrants), deal_sets=given.deal_sets, seed=seed,
         duplicate=given.duplicate, permutations=given.permutations,
         keep_alive=not given.restart_bots,
-        settings=settings,
+        settings=match.settings(),
         limits=attrs.asdict(match.limits()),
         sandbox={"mode": match.sandbox_mode, "network": match.bot_network,
                  "binds": list(match.sandbox_policy().binds), "disk_mib": match.bot_disk},

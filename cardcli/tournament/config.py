@@ -9,6 +9,7 @@ import attrs
 
 from ..errors import UsageError
 from ..games import registry
+from ..referee import Settings
 from ..remote.seat import RemoteContext
 from ..seats.policy import DEFAULT_DISK_MIB, SandboxPolicy
 from .entrants import Entrant
@@ -30,7 +31,9 @@ class Config:
     duplicate: bool = True
     permutations: bool = False
     keep_alive: bool = True
-    settings: dict[str, Any] = attrs.field(factory=dict)
+    settings: Settings = attrs.field(factory=Settings, converter=lambda value: _match_settings(value))
+    """How each match is played (the referee's settings: times, the fault policy, the deal
+    limit, the time bank); stored as the record's ``settings`` object is written."""
     limits: dict[str, Any] = attrs.field(factory=dict)
     sandbox: dict[str, Any] = attrs.field(factory=dict)
     """``mode``, ``network`` and ``binds`` as given; a tournament made before the sandbox
@@ -53,8 +56,9 @@ class Config:
     listener lives as long as one run."""
 
     def to_json(self) -> dict[str, Any]:
-        data = attrs.asdict(self, filter=lambda field, _: field.name not in ("hidden", "remote"))
+        data = attrs.asdict(self, recurse=False, filter=lambda field, _: field.name not in ("hidden", "remote"))
         data["entrants"] = [list(e) for e in self.entrants]
+        data["settings"] = self.settings.to_json()
         return data
 
     def sandbox_policy(self) -> SandboxPolicy:
@@ -95,3 +99,9 @@ class Config:
         """The index of the gauntlet's entrant, or None (a name that is no entrant's is refused
         when the configuration is made or loaded)."""
         return None if self.gauntlet is None else self.names.index(self.gauntlet)
+
+
+def _match_settings(value: Settings | dict[str, Any]) -> Settings:
+    """The settings as given, or read from a stored configuration (whose ``settings`` object
+    was checked by its shape before it is read: :func:`cardcli.records.shape.config_problem`)."""
+    return value if isinstance(value, Settings) else Settings(**value)

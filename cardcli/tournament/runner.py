@@ -26,7 +26,6 @@ from ..records import shape as record_shape
 from ..records.io import append_line
 from ..safe_text import display_name
 from ..small_files import read_small
-from ..referee import Settings
 from .config import Config
 from .executor import Executor, Store
 from .schedule import MatchPlan
@@ -79,7 +78,7 @@ def finished(directory: Path, repair: bool = True) -> dict[int, int]:
         return done
     limit = records.MAX_RECORD_BYTES
     if (directory / CONFIG).exists():
-        limit = records.limit_for(load(directory).settings.get("max_deals", Settings().max_deals))
+        limit = records.limit_for(load(directory).settings.max_deals)
     if repair:
         records.repair_tail(path, limit)
     for line in records.lines(path, limit):
@@ -136,7 +135,7 @@ def records_in_order(directory: Path, done: dict[int, int]) -> Iterator[dict[str
         return
     config = load(directory)
     schedule = config.schedule()
-    limit = records.limit_for(config.settings.get("max_deals", Settings().max_deals))
+    limit = records.limit_for(config.settings.max_deals)
     path = directory / RECORDS
     try:
         handle = open(path, "rb")
@@ -336,7 +335,7 @@ def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: St
                     raise RecordError(f"a tournament worker stopped with status {code}")
         completed = True
     finally:
-        _stop_workers(workers, ends, completed, float(config.settings.get("quit_grace", 2.0)))
+        _stop_workers(workers, ends, completed, config.settings.quit_grace)
         _release_stop_signals(masked)  # in case starting a worker failed while they were held
 
 

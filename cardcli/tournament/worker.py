@@ -23,7 +23,7 @@ from ..records import io as records
 from ..records import signing
 from ..games import registry
 from ..records.io import dump
-from ..referee import Settings, play_match
+from ..referee import play_match
 from ..safe_text import display_name
 from ..seating import make_seat
 from ..seats.base import Seat, close_all
@@ -89,7 +89,7 @@ class BotPool:
             ended += [bot for bot in pool if self._remembers(bot, match)]
             self.idle[entrant] = [bot for bot in pool if not self._remembers(bot, match)]
         if ended:
-            self._end(ended, float(self.config.settings.get("quit_grace", 2.0)))
+            self._end(ended, self.config.settings.quit_grace)
 
     def _new_bot(self, entrant: Entrant, seat: int, match: MatchPlan) -> Seat:
         """A fresh seat for ``entrant``, named by its name wherever a seat names itself:
@@ -112,7 +112,7 @@ class BotPool:
         return self.config.duplicate and match.deal_set in self.seen.get(id(bot), ())
 
     def release(self, match: MatchPlan, seats: Sequence[Seat]) -> None:
-        quit_grace = float(self.config.settings.get("quit_grace", 2.0))
+        quit_grace = self.config.settings.quit_grace
         ended = [bot for entrant in set(match.seating) for bot in self.idle.get(entrant, []) if bot not in seats]
         for entrant in set(match.seating):
             self.idle[entrant] = []
@@ -125,7 +125,7 @@ class BotPool:
 
     def close(self) -> None:
         """End every bot: this pool plays no more matches."""
-        quit_grace = float(self.config.settings.get("quit_grace", 2.0))
+        quit_grace = self.config.settings.quit_grace
         self._end([bot for bots in self.idle.values() for bot in bots], quit_grace, last=True)
         self.idle = {}
 
@@ -167,7 +167,7 @@ def run_one(config: Config, match: MatchPlan, pool: BotPool) -> Finished:
     setup = registry.resolve(config.game, config.variant, config.options, config.players, match.seed)
     seats = pool.seats_for(match)
     try:
-        result = play_match(setup, seats, Settings(**config.settings), close=False)
+        result = play_match(setup, seats, config.settings, close=False)
     finally:
         pool.release(match, seats)
     record = result.record
@@ -237,7 +237,7 @@ def serve(config: Config, conn: multiprocessing.connection.Connection, parent: i
     fork; closing them here leaves the parent the only holder of each, so that every worker
     sees its pipe end when the parent dies."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    grace = float(config.settings.get("quit_grace", 2.0))
+    grace = config.settings.quit_grace
     signal.signal(signal.SIGTERM, lambda *_: _worker_stopped(grace))
     for end in inherited:
         end.close()
