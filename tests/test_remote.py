@@ -406,3 +406,25 @@ def test_a_bot_that_crashes_on_its_authors_machine_is_a_crash_fault_with_its_std
     (fault,) = record["faults"]
     assert fault["kind"] == "crash" and fault["detail"].startswith("reported by alice's relay: exited with status 3")
     assert record["status"] == "complete" and 0 in record["result"]["forfeits"]
+
+
+def test_a_tournament_takes_cert_and_key_for_its_listener_apart_from_its_signing_key(
+        tmp_path: Path, tokens: Any) -> None:
+    """``--key`` is the listener's TLS key and ``--sign-key`` the records' signing key: with
+    ``--cert`` and ``--key`` given (and with a signing key beside them) the tournament goes on
+    to its next check, here a remote entrant without a token, rather than taking one key for
+    the other."""
+    trustme = pytest.importorskip("trustme")
+    path, _ = tokens
+    cert = trustme.CA().issue_cert("127.0.0.1")
+    chain, key = tmp_path / "chain.pem", tmp_path / "key.pem"
+    cert.private_key_pem.write_to_path(str(key))
+    chain.write_bytes(b"".join(blob.bytes() for blob in cert.cert_chain_pems))
+    assert run_cli("keys", "new", str(tmp_path / "referee")).returncode == 0
+    for extra in ((), ("--sign-key", str(tmp_path / "referee.key"))):
+        proc = run_cli("tournament", "peppa", "--bot", "carol=remote:carol", "--bot", "dave=random",
+                       "--bot", "erin=random", "--bot", "fred=random", "--dir", str(tmp_path / f"t{len(extra)}"),
+                       "--listen", "127.0.0.1:0", "--tokens", str(path), "--cert", str(chain), "--key", str(key),
+                       *extra)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert "remote:carol has no token" in proc.stderr, proc.stderr
