@@ -24,7 +24,6 @@ from .errors import MoveError, UsageError, VerificationError
 from .games import registry
 from .games.base import Event, MatchState, Outcome
 from .games.driver import Driver, Next
-from .records.shape import Status
 from .records.io import OnFault
 from .safe_text import printable
 from .seats.base import Request, Seat
@@ -42,7 +41,7 @@ class Step:
     data: dict[str, Any]
 
 
-STOPPED = (Status.ABORTED, Status.INTERRUPTED)
+STOPPED = (record_shape.Status.ABORTED, record_shape.Status.INTERRUPTED)
 """The statuses of a match that stopped before its end: by the fault policy, or by Ctrl-C or
 SIGTERM. Their last deal may be unfinished, and they have no result."""
 
@@ -134,7 +133,7 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
             if last and status in STOPPED:
                 break
             raise fail("the deal ends before all its moves were played", number)
-        if last and status == Status.INTERRUPTED and deal.points is None:
+        if last and status == record_shape.Status.INTERRUPTED and deal.points is None:
             break  # stopped after the deal's last move, before the referee wrote its score
         got = scores[number - 1]
         if (deal.points, deal.totals) != (tuple(got.points), tuple(got.totals)):
@@ -176,13 +175,13 @@ def fault_points(record: Record, fail: Any) -> dict[int, tuple[int, int]]:
         at = f"fault {n} (seat {seat}, deal {deal}, move {move + 1})"
         if deal > len(deals) or (deal == 0 and move != 0) or (deal > 0 and move > len(deals[deal - 1].moves)):
             raise fail(f"{at} is at a place the record never reaches")
-        if status == Status.ABORTED:
+        if status == record_shape.Status.ABORTED:
             if (deal, move) != end:
                 raise fail(f"{at} is not where the aborted match stops")
             continue
         if seat in points:
             raise fail(f"{at}: seat {seat} faulted already; after a fault the fallback player makes its moves")
-        if status == Status.INTERRUPTED and (deal, move) == end:
+        if status == record_shape.Status.INTERRUPTED and (deal, move) == end:
             continue  # stopped at the fault, before the fallback player's move
         if deal > 0:
             moves = deals[deal - 1].moves
@@ -190,7 +189,7 @@ def fault_points(record: Record, fail: Any) -> dict[int, tuple[int, int]]:
                 raise fail(f"{at}: the fallback player must make seat {seat}'s move right there, "
                            "and the record has no such move")
         points[seat] = (deal, move)
-    if status == Status.ABORTED:
+    if status == record_shape.Status.ABORTED:
         if not record.faults:
             raise fail("the match is aborted, but no fault stopped it")
         if on_fault is not None and on_fault != OnFault.ABORT:
@@ -264,7 +263,7 @@ def _finish(record: Record, state: MatchState, driver: Driver, fail: Any) -> Rep
         if record.result is not None:
             raise fail(f"an {status} match has a result")
         return Replayed(state, None, record)
-    if status != Status.COMPLETE:
+    if status != record_shape.Status.COMPLETE:
         raise fail(f"unknown status {status!r}")
     if record.adjudicated:
         if driver.next(state) is not Next.ADJUDICATE:

@@ -16,6 +16,12 @@ from .entrants import Entrant
 from .schedule import MatchPlan, plan
 
 
+def _match_settings(value: Settings | dict[str, Any]) -> Settings:
+    """The settings as given, or read from a stored configuration (whose ``settings`` object
+    was checked by its shape before it is read: :func:`cardcli.records.shape.config_problem`)."""
+    return value if isinstance(value, Settings) else Settings(**value)
+
+
 @attrs.frozen
 class Config:
     """A tournament's whole definition; stored in its directory as JSON."""
@@ -31,7 +37,7 @@ class Config:
     duplicate: bool = True
     permutations: bool = False
     keep_alive: bool = True
-    settings: Settings = attrs.field(factory=Settings, converter=lambda value: _match_settings(value))
+    settings: Settings = attrs.field(factory=Settings, converter=_match_settings)
     """How each match is played (the referee's settings: times, the fault policy, the deal
     limit, the time bank); stored as the record's ``settings`` object is written."""
     limits: dict[str, Any] = attrs.field(factory=dict)
@@ -99,9 +105,3 @@ class Config:
         """The index of the gauntlet's entrant, or None (a name that is no entrant's is refused
         when the configuration is made or loaded)."""
         return None if self.gauntlet is None else self.names.index(self.gauntlet)
-
-
-def _match_settings(value: Settings | dict[str, Any]) -> Settings:
-    """The settings as given, or read from a stored configuration (whose ``settings`` object
-    was checked by its shape before it is read: :func:`cardcli.records.shape.config_problem`)."""
-    return value if isinstance(value, Settings) else Settings(**value)

@@ -16,7 +16,7 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, cast
 
 import attrs
 
@@ -316,9 +316,9 @@ def _run_parallel(config: Config, pending: list[MatchPlan], jobs: int, store: St
             if not watched:
                 raise RecordError("the tournament workers stopped before the schedule was played")
             for obj in multiprocessing.connection.wait(list(watched)):
-                ready = obj if isinstance(obj, (int, multiprocessing.connection.Connection)) else None
-                found = watched.get(ready) if ready is not None else None
-                if ready is None or found is None:
+                ready = cast("multiprocessing.connection.Connection | int", obj)  # one of those it was given
+                found = watched.get(ready)
+                if found is None:
                     continue
                 k = found
                 if ready is ends[k]:
