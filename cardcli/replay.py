@@ -117,14 +117,16 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
             yield Step(number, None, tuple(events), written)
             if quiet:
                 for m, move in enumerate(deal.moves):
-                    if points or move.by != "seat":
+                    seat, kind, text, by = move.played()
+                    if points or by != "seat":
                         _check_fallback(state, move, points, fallbacks, setup.seed, fail, number, m)
-                    _apply(state, move, fail, number, m, quiet)
+                    _apply(state, seat, kind, text, fail, number, m, quiet)
             else:
                 for m, (move, written_move) in enumerate(zip(deal.moves, written["moves"])):
-                    if points or move.by != "seat":
+                    seat, kind, text, by = move.played()
+                    if points or by != "seat":
                         _check_fallback(state, move, points, fallbacks, setup.seed, fail, number, m)
-                    yield Step(number, m, tuple(_apply(state, move, fail, number, m)), written_move)
+                    yield Step(number, m, tuple(_apply(state, seat, kind, text, fail, number, m)), written_move)
         except (KeyError, TypeError, AttributeError) as err:
             raise fail(f"a field is missing or malformed ({err})", number) from None
         scores = state.deal_scores
@@ -234,9 +236,8 @@ def _check_fallback(
 
 
 def _apply(
-    state: MatchState, move: Move, fail: Any, deal: int, m: int, quiet: bool = False
+    state: MatchState, seat: int, kind: str, text: str, fail: Any, deal: int, m: int, quiet: bool = False
 ) -> list[Event]:
-    seat, kind, text = move_fields(move)
     if (seat, kind) not in state.acting():
         open_ = dict(state.acting())
         if seat not in open_:
@@ -249,12 +250,6 @@ def _apply(
         return state.apply(seat, text)
     except MoveError as err:
         raise fail(f"illegal move {text!r} by seat {seat}: {err}", deal, m) from None
-
-
-def move_fields(move: Move) -> tuple[int, str, str]:
-    """A recorded move's seat, kind and token; :func:`walk` has checked their types with the
-    rest of the record's shape (:func:`cardcli.records.shape.problem`)."""
-    return move.seat, move.kind, move.move
 
 
 def _finish(record: Record, state: MatchState, driver: Driver, fail: Any) -> Replayed:

@@ -12,7 +12,8 @@ version of cardcli does not know (``extra``, as records are open) are kept, so a
 and written again is the same bytes. Lists become tuples and go back to lists; a record's
 ``options`` and a seat's ``network`` are kept as read.
 
-Building the model costs a few microseconds per move: the verification walk
+Building the model costs about a microsecond per move (a move is one small object, see
+:class:`Move`): the verification walk
 (:func:`cardcli.replay.walk`) builds it once per record, and another reader asks for it
 (:func:`cardcli.records.io.read_models`, :attr:`cardcli.records.io.Loaded.model`) only where it
 uses it.
@@ -21,7 +22,7 @@ uses it.
 from __future__ import annotations
 
 import types
-from typing import Any, Callable, Mapping, TypeVar, cast
+from typing import Any, Callable, ClassVar, Mapping, TypeVar, cast
 
 import attrs
 
@@ -54,14 +55,14 @@ def _optional_texts(value: list[str] | None) -> tuple[str, ...] | None:
 
 def _dump_value(value: Any) -> Any:
     """A model value as JSON: a part by its ``to_json``, a tuple as a list (deeply)."""
-    if isinstance(value, _Object):
+    if isinstance(value, (_Object, Move)):
         return value.to_json()
     if isinstance(value, tuple):
         return [_dump_value(v) for v in value]
     return value
 
 
-@attrs.frozen(slots=False)  # Move sets its attributes at once (Move.from_json)
+@attrs.frozen
 class _Object:
     """What every class of the model shares: reading and writing its JSON object, with the
     keys in the order they were read and the keys the class does not know kept aside."""
@@ -129,43 +130,105 @@ def _optional_part(kind: type[_Part]) -> Callable[[Any], _Part | None]:
     return load
 
 
-@attrs.frozen(slots=False)  # see from_json
-class Move(_Object):
-    """One move of a deal."""
+class Move:
+    """One move of a deal: a read-only view of a copy of its JSON object.
 
-    seat: int = _field()
-    kind: str = _field()
-    move: str = _field()
-    """The wire token exactly as the bot sent it."""
-    ms: float = _field()
-    """The time charged, in milliseconds."""
-    by: str = _field(default="seat")
-    """``seat``, or ``fallback`` for the referee's random player after the seat's fault."""
-    bank_ms: float | None = _field(default=None)
-    """What was left of the seat's time bank after the move; None without a time bank."""
+    Not an attrs class like the others, for speed: a long record holds 14,000 moves and the
+    verification walk reads each. A class with a field per key made three objects per move,
+    and the garbage collector's passes over them made ``cardcli verify`` a third slower than
+    reading the dicts; one small object holding a copy costs a third of that
+    (``docs/performance.md``). It keeps the others' contract: ``from_json``, ``to_json`` with
+    the keys in their order, ``present`` and ``extra``, equality by the known fields."""
+
+    __slots__ = ("_data",)
+    _data: dict[str, Any]
+
+    DEFAULTS: ClassVar[Mapping[str, Any]] = types.MappingProxyType({"by": "seat", "bank_ms": None})
+    """The keys a move may leave out, with the value that stands for each."""
+    KEYS: ClassVar[tuple[str, ...]] = ("seat", "kind", "move", "ms", "by", "bank_ms")
+    """Every key the model knows, in the order cardcli writes them."""
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Move:
+        """The move ``data`` (of a record that passed the shape check), copied."""
+        move = _new(cls)
+        _set(move, "_data", dict(data))
+        return move
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self._data)
+
+    @property
+    def seat(self) -> int:
+        return cast(int, self._data["seat"])
+
+    @property
+    def kind(self) -> str:
+        return cast(str, self._data["kind"])
+
+    @property
+    def move(self) -> str:
+        """The wire token exactly as the bot sent it."""
+        return cast(str, self._data["move"])
+
+    @property
+    def ms(self) -> float:
+        """The time charged, in milliseconds."""
+        return cast(float, self._data["ms"])
+
+    @property
+    def by(self) -> str:
+        """``seat``, or ``fallback`` for the referee's random player after the seat's fault."""
+        return cast(str, self._data.get("by", "seat"))
+
+    @property
+    def bank_ms(self) -> float | None:
+        """What was left of the seat's time bank after the move; None without a time bank."""
+        return cast("float | None", self._data.get("bank_ms"))
 
     @property
     def fallback(self) -> bool:
         return self.by == "fallback"
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Move:
-        """As :meth:`_Object.from_json`, by hand: a long record holds 14,000 moves, and the
-        verification walk reads each. The instance's attributes are set at once (the class has
-        no slots for that, and no validators to skip), which costs half of ``__init__``."""
-        get = data.get
-        extra = _NO_EXTRA if data.keys() <= _MOVE_KEYS else {k: v for k, v in data.items() if k not in _MOVE_KEYS}
-        move = _new(cls)
-        _set(move, "__dict__", {"seat": data["seat"], "kind": data["kind"], "move": data["move"], "ms": data["ms"],
-                                "by": get("by", "seat"), "bank_ms": get("bank_ms"), "present": tuple(data),
-                                "extra": extra})
-        return move
+    def played(self) -> tuple[int, str, str, str]:
+        """The seat, kind, token and ``by`` at once: one call where the verification walk's
+        loop would make four."""
+        data = self._data
+        return data["seat"], data["kind"], data["move"], data.get("by", "seat")
+
+    @property
+    def present(self) -> tuple[str, ...]:
+        """The keys of the object read, in their order."""
+        return tuple(self._data)
+
+    @property
+    def extra(self) -> Mapping[str, Any]:
+        """The keys this version of cardcli does not know, with their values as read."""
+        return {key: value for key, value in self._data.items() if key not in _MOVE_KEYS}
+
+    def _known(self) -> tuple[Any, ...]:
+        return (self.seat, self.kind, self.move, self.ms, self.by, self.bank_ms)
+
+    def __eq__(self, other: object) -> bool:
+        return self._known() == other._known() if isinstance(other, Move) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._known())
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise attrs.exceptions.FrozenInstanceError()
+
+    def __repr__(self) -> str:
+        return "Move(" + ", ".join(f"{key}={value!r}" for key, value in zip(self.KEYS, self._known())) + ")"
+
+
+def _moves(values: list[Mapping[str, Any]]) -> tuple[Move, ...]:
+    return tuple(map(Move.from_json, values))
 
 
 _new = object.__new__
 _set = object.__setattr__
-_MOVE_KEYS = frozenset(("seat", "kind", "move", "ms", "by", "bank_ms"))
-_NO_EXTRA: Mapping[str, Any] = types.MappingProxyType({})
+_MOVE_KEYS = frozenset(Move.KEYS)
 
 
 @attrs.frozen
@@ -174,7 +237,7 @@ class Deal(_Object):
 
     number: int = _field()
     dealer: int = _field()
-    moves: tuple[Move, ...] = _field(_parts(Move))
+    moves: tuple[Move, ...] = _field(_moves)
     hands: tuple[tuple[str, ...], ...] = _field(_hands, default=())
     floor: tuple[str, ...] | None = _field(_optional_texts, default=None)
     """Seep's four floor cards; None in the other games."""
@@ -340,6 +403,6 @@ class Record(_Object):
         return sum(len(deal.moves) for deal in self.deals)
 
 
-PARTS: tuple[type[_Object], ...] = (Record, Settings, Seat, Bot, SetOption, Deal, Move, Fault, Result,
+PARTS: tuple[type[_Object] | type[Move], ...] = (Record, Settings, Seat, Bot, SetOption, Deal, Move, Fault, Result,
                                     TournamentInfo, Signature)
 """Every class of the model."""
