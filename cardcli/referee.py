@@ -38,8 +38,6 @@ from .seats.builtin import fallback_player
 from .seats.clock import REAL_CLOCK, Clock
 from .seats.gather import ask_all, wait_ready_all
 
-POLICIES = tuple(policy.value for policy in OnFault)
-"""The values ``--on-fault`` takes."""
 
 log = logging.getLogger("cardcli.referee")
 

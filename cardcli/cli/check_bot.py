@@ -14,33 +14,31 @@ from ..seating import make_seat
 from ..seats.limits import Limits
 from ..seats.launch import Launch
 from ..seats.guard import resolve
-from ..seats.policy import DEFAULT_DISK_MIB
+from ..seats.policy import DEFAULT_DISK_MIB, SandboxMode
 from .common import announce_sandbox, parse_assignments, print_json, sandbox_policy, sandbox_views, warn_options
-from .options import json_option, sandbox_options
+from .options import (bot_stderr_option, game_options, json_option, move_time_option, quit_grace_option,
+                      sandbox_options, seed_option, startup_time_option)
 
 
 @click.command("check-bot")
 @click.argument("game")
 @click.argument("command", nargs=-1, required=True)
-@click.option("--variant", default=None, help="Rule variant to check under (see `cardcli games`).")
-@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE",
-              help="A game option as the competition sets it; repeatable.")
+@game_options
 @click.option("--players", "counts", type=int, multiple=True, metavar="N",
               help="Check with N players; repeatable. Default: every count the game is played by.")
-@click.option("--move-time", type=click.FloatRange(min=0.001), default=5.0, show_default=True)
-@click.option("--startup-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True)
-@click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True)
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True)
+@move_time_option(default=5.0)
+@startup_time_option
+@quit_grace_option
+@seed_option("Fixes the deals of the check's matches.", default=1)
 @click.option("--time-budget", type=click.FloatRange(min=0.0), default=TIME_BUDGET, show_default=True, metavar="S",
               help="Seconds the check aims to take: a slow bot's matches are adjudicated after fewer deals to "
                    "keep within it (the output says so); 0: no budget, matches as long as they take.")
-@click.option("--bot-stderr", type=click.Path(file_okay=False), default=None, metavar="DIR",
-              help="Save the bot's stderr in DIR/N-players/seat0.stderr (first 1 MiB).")
-@sandbox_options("auto")
+@bot_stderr_option("Save the bot's stderr in DIR/N-players/seat0.stderr (first 1 MiB).", metavar="DIR")
+@sandbox_options(SandboxMode.AUTO)
 @json_option
 def check_bot(game: str, command: tuple[str, ...], variant: str | None, options: tuple[str, ...],
               counts: tuple[int, ...], move_time: float, startup_time: float, quit_grace: float, seed: int,
-              time_budget: float, bot_stderr: str | None, sandbox_mode: str, bot_network: bool,
+              time_budget: float, bot_stderr: str | None, sandbox_mode: SandboxMode, bot_network: bool,
               sandbox_binds: tuple[str, ...], bot_disk: int, bot_procs: int | None, as_json: bool) -> int:
     """Check that the bot COMMAND speaks the protocol for GAME: handshake, every kind of
     request, two or more whole matches on one process for every player count, and quit.

@@ -14,7 +14,7 @@ from ..games.registry import Setup
 from ..records.io import MAX_RECORD_BYTES, Loaded, read
 from ..protocol import option_problem
 from ..safe_text import display_name, json_text, printable
-from ..seats.policy import DEFAULT_DISK_MIB, SandboxPolicy
+from ..seats.policy import DEFAULT_DISK_MIB, SandboxMode, SandboxPolicy
 
 if TYPE_CHECKING:
     from ..remote.hub import Listener
@@ -110,7 +110,7 @@ def records_path(path: str) -> str:
     return path
 
 
-def sandbox_policy(mode: str, network: bool, binds: Iterable[str], hidden: Iterable[str | None] = (),
+def sandbox_policy(mode: SandboxMode, network: bool, binds: Iterable[str], hidden: Iterable[str | None] = (),
                    disk_mib: int = DEFAULT_DISK_MIB) -> SandboxPolicy:
     """The policy asked for on the command line; ``hidden`` are the referee's own paths."""
     return SandboxPolicy(mode, network, tuple(str(Path(b).resolve()) for b in binds), referee_paths(hidden), disk_mib)

@@ -10,15 +10,29 @@ together in both commands' ``--help`` is one decorator (:func:`group`)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from enum import StrEnum
+from typing import Any, Callable, Generic, TypeVar
 
 import click
 
-from ..records.io import MAX_RECORD_BYTES
-from ..referee import POLICIES
-from ..seats.policy import DEFAULT_DISK_MIB, DEFAULT_PROCESSES, MODES
+from ..records.io import MAX_RECORD_BYTES, OnFault
+from ..seats.policy import DEFAULT_DISK_MIB, DEFAULT_PROCESSES, SandboxMode
 
 F = TypeVar("F", bound=Callable[..., Any])
+E = TypeVar("E", bound=StrEnum)
+
+
+class EnumChoice(click.Choice, Generic[E]):
+    """A choice among an enum's values, given to the command as the member: the text is read
+    once, here, and the code behind the command holds the closed set. (Click's own enum
+    choices match a member's name, ``REPLACE``; the command line takes the value, ``replace``.)"""
+
+    def __init__(self, enum: type[E]) -> None:
+        super().__init__([member.value for member in enum])
+        self.enum = enum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> E:
+        return value if isinstance(value, self.enum) else self.enum(super().convert(value, param, ctx))
 
 
 def group(*options: Callable[[Any], Any]) -> Callable[[F], F]:
@@ -58,8 +72,9 @@ def players_option(help: str) -> Callable[[F], F]:
     return click.option("--players", type=int, default=None, help=help)
 
 
-def seed_option(help: str) -> Callable[[F], F]:
-    return click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None, help=help)
+def seed_option(help: str, default: int | None = None) -> Callable[[F], F]:
+    return click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=default, show_default=default is not None,
+                        help=help)
 
 
 def sign_key_option(help: str) -> Callable[[F], F]:
@@ -70,8 +85,10 @@ def bot_stderr_option(help: str, metavar: str | None = None) -> Callable[[F], F]
     return click.option("--bot-stderr", type=click.Path(file_okay=False), default=None, metavar=metavar, help=help)
 
 
-move_time_option = click.option("--move-time", type=click.FloatRange(min=0.001), default=10.0, show_default=True,
-                                help="Seconds a seat has for each move.")
+def move_time_option(default: float = 10.0) -> Callable[[F], F]:
+    return click.option("--move-time", type=click.FloatRange(min=0.001), default=default, show_default=True,
+                        help="Seconds a seat has for each move.")
+
 
 time_bank_option = click.option(
     "--time-bank", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
@@ -85,11 +102,11 @@ startup_time_option = click.option("--startup-time", type=click.FloatRange(min=0
 quit_grace_option = click.option("--quit-grace", type=click.FloatRange(min=0.0), default=2.0, show_default=True,
                                  help="Seconds a bot has to exit after quit before it is killed.")
 
-time_options = group(move_time_option, time_bank_option, startup_time_option, quit_grace_option)
+time_options = group(move_time_option(), time_bank_option, startup_time_option, quit_grace_option)
 """The time limits of a match: ``--move-time``, ``--time-bank``, ``--startup-time``, ``--quit-grace``."""
 
 on_fault_option = click.option(
-    "--on-fault", type=click.Choice(POLICIES), default="replace", show_default=True,
+    "--on-fault", type=EnumChoice(OnFault), default=OnFault.REPLACE.value, show_default=True,
     help="replace: the faulty seat forfeits and a random player finishes its moves; abort: stop the match.")
 
 max_deals_option = click.option(
@@ -107,11 +124,11 @@ limit_options = group(
 """The limits of each bot's process tree but the processes (which :func:`sandbox_options` holds)."""
 
 
-def sandbox_options(default: str) -> Callable[[F], F]:
+def sandbox_options(default: SandboxMode) -> Callable[[F], F]:
     """The options that guard bot programs, shared by play, tournament and check-bot; ``default``
     the ``--sandbox`` mode when none is given."""
     return group(
-        click.option("--sandbox", "sandbox_mode", type=click.Choice(MODES), default=default, show_default=True,
+        click.option("--sandbox", "sandbox_mode", type=EnumChoice(SandboxMode), default=default.value, show_default=True,
                      help="Run each bot program in a sandbox (docs/security.md): auto where the machine can, "
                           "on or refuse to start, off."),
         click.option("--bot-network", is_flag=True, help="Let sandboxed bots reach the network."),

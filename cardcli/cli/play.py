@@ -18,6 +18,7 @@ from ..records.io import append, check_appendable, undeclared_options
 from ..referee import MatchInterrupted
 from ..report import closing_notes, summary_json, summary_text
 from ..seats.launch import Launch
+from ..seats.policy import SandboxMode
 from ..series import Series
 from ..seats.guard import resolve
 from ..seating import remote_names
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 @bot_stderr_option("Save each bot's stderr (first 1 MiB) in this directory as seatN.stderr.")
 @max_deals_option
 @limit_options
-@sandbox_options("off")
+@sandbox_options(SandboxMode.OFF)
 @remote_options
 @click.option("--keep-info", is_flag=True, help="Keep the bots' info lines in the record.")
 @click.option("--events", is_flag=True,

@@ -23,7 +23,8 @@ from ..games.registry import Setup
 from ..referee import Settings
 from ..safe_text import display_name
 from ..seats.limits import Limits
-from ..seats.policy import SandboxPolicy
+from ..records.io import OnFault
+from ..seats.policy import SandboxMode, SandboxPolicy
 from .common import RemoteArgs, announce_sandbox, option_assignment, parse_assignments, referee_paths, \
     sandbox_policy, warn_options
 
@@ -47,11 +48,11 @@ class MatchOptions:
     startup_time: float
     quit_grace: float
     max_deals: int
-    on_fault: str
+    on_fault: OnFault
     bot_memory: int | None
     bot_cpu: int | None
     bot_files: int | None
-    sandbox_mode: str
+    sandbox_mode: SandboxMode
     bot_network: bool
     sandbox_binds: tuple[str, ...]
     bot_disk: int
@@ -334,9 +335,8 @@ def _new_config(game: str, given: TournamentOptions, match: MatchOptions, entran
         duplicate=given.duplicate, permutations=given.permutations,
         keep_alive=not given.restart_bots,
         settings=match.settings(),
-        limits=attrs.asdict(match.limits()),
-        sandbox={"mode": match.sandbox_mode, "network": match.bot_network,
-                 "binds": list(match.sandbox_policy().binds), "disk_mib": match.bot_disk},
+        limits=match.limits(),
+        sandbox=match.sandbox_policy(),
         sign_key=sign_key,
         gauntlet=gauntlet,
         entrant_settings={e.name: e.settings_json() for e in entrants if e.settings_json()},

@@ -20,7 +20,7 @@ from ..tournament import schedule
 from ..tournament.config import Config
 from ..tournament.bundles import FAULTS, bundle_count
 from ..tournament.cluster import ClusterRun
-from ..seats.policy import SandboxPolicy
+from ..seats.policy import SandboxMode, SandboxPolicy
 from ..seats.visibility import View, crossings
 from ..seating import remote_names
 from .common import OptionWarnings, describe_views, guarded_by, print_json, referee_paths, sandbox_views
@@ -60,7 +60,7 @@ from .requests import TournamentRequest, pairs_path
 @max_deals_option
 @on_fault_option
 @limit_options
-@sandbox_options("auto")
+@sandbox_options(SandboxMode.AUTO)
 @remote_options
 @sign_key_option("Sign every record with this private key (keys new PREFIX writes PREFIX.key); the path is "
                  "kept in the configuration so --resume signs on. Needs pip install 'cardcli[sign]'.")

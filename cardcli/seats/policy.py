@@ -29,8 +29,6 @@ class SandboxMode(StrEnum):
     """Run the bots unguarded."""
 
 
-MODES = tuple(mode.value for mode in SandboxMode)
-"""The values ``--sandbox`` takes."""
 DEFAULT_PROCESSES = 256
 """The process (and thread) limit of a sandboxed tree when none is given: a fork bomb stops
 there instead of at the machine's end."""

@@ -11,7 +11,8 @@ from ..errors import UsageError
 from ..games import registry
 from ..referee import Settings
 from ..remote.seat import RemoteContext
-from ..seats.policy import DEFAULT_DISK_MIB, SandboxPolicy
+from ..seats.limits import Limits
+from ..seats.policy import DEFAULT_DISK_MIB, SandboxMode, SandboxPolicy
 from .entrants import Entrant
 from .schedule import MatchPlan, plan
 
@@ -20,6 +21,21 @@ def _match_settings(value: Settings | dict[str, Any]) -> Settings:
     """The settings as given, or read from a stored configuration (whose ``settings`` object
     was checked by its shape before it is read: :func:`cardcli.records.shape.config_problem`)."""
     return value if isinstance(value, Settings) else Settings(**value)
+
+
+def _limits(value: Limits | dict[str, Any]) -> Limits:
+    """The limits as given, or read from a stored configuration (checked by its shape)."""
+    return value if isinstance(value, Limits) else Limits(**value)
+
+
+def _sandbox(value: SandboxPolicy | dict[str, Any]) -> SandboxPolicy:
+    """The sandbox asked for, or read from a stored configuration (checked by its shape): a
+    tournament made before the sandbox existed stored none and runs its bots as it did, unguarded;
+    one made before ``--bot-disk`` has the default scratch."""
+    if isinstance(value, SandboxPolicy):
+        return attrs.evolve(value, hidden=())
+    return SandboxPolicy(mode=value.get("mode", SandboxMode.OFF), network=bool(value.get("network", False)),
+                         binds=tuple(value.get("binds", ())), disk_mib=int(value.get("disk_mib", DEFAULT_DISK_MIB)))
 
 
 @attrs.frozen
@@ -40,10 +56,11 @@ class Config:
     settings: Settings = attrs.field(factory=Settings, converter=_match_settings)
     """How each match is played (the referee's settings: times, the fault policy, the deal
     limit, the time bank); stored as the record's ``settings`` object is written."""
-    limits: dict[str, Any] = attrs.field(factory=dict)
-    sandbox: dict[str, Any] = attrs.field(factory=dict)
-    """``mode``, ``network`` and ``binds`` as given; a tournament made before the sandbox
-    existed has none and keeps running its bots as it did (``off``)."""
+    limits: Limits = attrs.field(factory=Limits, converter=_limits)
+    """Each bot's limits; stored as the four limits, None where there is none."""
+    sandbox: SandboxPolicy = attrs.field(factory=SandboxPolicy, converter=_sandbox)
+    """The sandbox asked for (``mode``, ``network``, ``binds``, ``disk_mib``); the referee's own
+    paths it masks are this run's (:meth:`sandbox_policy`), never stored."""
     sign_key: str | None = None
     """The absolute path of the private key that signs every record (``--sign-key``), or None.
     Only the path is stored, never the key, so that ``--resume`` signs on with the same key."""
@@ -65,16 +82,16 @@ class Config:
         data = attrs.asdict(self, recurse=False, filter=lambda field, _: field.name not in ("hidden", "remote"))
         data["entrants"] = [list(e) for e in self.entrants]
         data["settings"] = self.settings.to_json()
+        data["limits"] = attrs.asdict(self.limits)
+        sandbox = self.sandbox
+        data["sandbox"] = {"mode": sandbox.mode.value, "network": sandbox.network, "binds": list(sandbox.binds),
+                           "disk_mib": sandbox.disk_mib}
         return data
 
     def sandbox_policy(self) -> SandboxPolicy:
-        return SandboxPolicy(
-            mode=self.sandbox.get("mode", "off"),
-            network=bool(self.sandbox.get("network", False)),
-            binds=tuple(self.sandbox.get("binds", ())),
-            hidden=self.hidden + ((self.sign_key,) if self.sign_key is not None else ()),
-            disk_mib=int(self.sandbox.get("disk_mib", DEFAULT_DISK_MIB)),
-        )
+        """The sandbox asked for, masking this run's own paths: the tournament's directory and
+        the signing key."""
+        return attrs.evolve(self.sandbox, hidden=self.hidden + ((self.sign_key,) if self.sign_key is not None else ()))
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> "Config":

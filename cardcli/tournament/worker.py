@@ -28,7 +28,6 @@ from ..safe_text import display_name
 from ..seating import make_seat
 from ..seats.base import Seat, close_all
 from ..seats.guard import resolve
-from ..seats.limits import Limits
 from ..seats.process import ProcessSeat
 from .bundles import Bundle, bundles as make_bundles
 from .config import Config
@@ -55,7 +54,7 @@ class BotPool:
         """Where each bot process's stderr is saved (``--bot-stderr``), or None."""
         self.started = 0
         self.idle: dict[int, list[Seat]] = {}
-        self.limits = Limits(**config.limits)
+        self.limits = config.limits
         self.sandbox = resolve(config.sandbox_policy())
         self.seen: dict[int, set[int]] = {}
         """id of a live bot → the deal sets it has played."""
