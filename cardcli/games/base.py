@@ -18,6 +18,7 @@ change.
 from __future__ import annotations
 
 import importlib
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Callable, Generic, Mapping, Protocol, Self, Sequence, TypeVar
 
 import attrs
@@ -200,6 +201,13 @@ def shallow_copy(obj: T) -> T:
     twin = object.__new__(type(obj))
     twin.__dict__ = obj.__dict__.copy()
     return twin
+
+
+class PhaseBase(StrEnum):
+    """Where a match stands: each game's ``Phase`` extends it with its own members. The values
+    are the texts :class:`MatchBase` compares with (``deal`` when chance is due, ``over`` at the
+    end); a game's rules compare with module constants bound to the members, by identity (an
+    enum's class attribute costs an engine's inner loop more than a module global)."""
 
 
 class MatchBase:

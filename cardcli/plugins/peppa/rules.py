@@ -12,7 +12,6 @@ at the dealer's right (``dealer-1``) in both directions of play.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any, Sequence
 
 import attrs
@@ -29,6 +28,7 @@ from ...games.base import (
     Event,
     MatchBase,
     Outcome,
+    PhaseBase,
     Variant,
 )
 from ...games.tricks import MaskHands, TrickPlay, seat_order, step
@@ -138,10 +138,8 @@ VARIANTS = (
 )
 
 
-class Phase(StrEnum):
-    """Where a match stands. The values are the texts :class:`MatchBase` compares with; the
-    rules compare with the module's constants below by identity (an enum's class attribute
-    costs an engine's inner loop more than a module global)."""
+class Phase(PhaseBase):
+    """Where a match stands (:class:`PhaseBase`); the constants below are its members."""
 
     DEAL = "deal"
     PASS = "pass"

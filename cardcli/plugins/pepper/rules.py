@@ -13,7 +13,6 @@ ways share every check.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from functools import lru_cache
 from typing import Any, Sequence
 
@@ -28,6 +27,7 @@ from ...games.base import (
     Event,
     MatchBase,
     Outcome,
+    PhaseBase,
     Variant,
 )
 from ...games.sides import best, seats, side_map, sides_for, with_forfeits
@@ -75,10 +75,8 @@ class PepperOptions:
 VARIANTS = (Variant("standard", "the race to 30: 6 cards each with 4 players in partnerships, 8 with 2 or 3"),)
 
 
-class Phase(StrEnum):
-    """Where a match stands. The values are the texts :class:`MatchBase` compares with; the
-    rules compare with the module's constants below by identity (an enum's class attribute
-    costs an engine's inner loop more than a module global)."""
+class Phase(PhaseBase):
+    """Where a match stands (:class:`PhaseBase`); the constants below are its members."""
 
     DEAL = "deal"
     BID = "bid"

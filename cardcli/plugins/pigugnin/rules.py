@@ -13,7 +13,6 @@ canonical order (:func:`action_text`, :func:`action_of`). Both ways share every 
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any, Sequence
 
 import attrs
@@ -27,6 +26,7 @@ from ...games.base import (
     Event,
     MatchBase,
     Outcome,
+    PhaseBase,
     Variant,
 )
 from ...games.card_bits import DECK, TEXTS, DeckActions, bit, indices, mask_of, texts
@@ -96,10 +96,8 @@ class PigugninOptions:
 VARIANTS = (Variant("standard", "Busca Reggiana as the seed plays it: 4 players with 10 cards or 5 with 8"),)
 
 
-class Phase(StrEnum):
-    """Where a match stands. The values are the texts :class:`MatchBase` compares with; the
-    rules compare with the module's constants below by identity (an enum's class attribute
-    costs an engine's inner loop more than a module global)."""
+class Phase(PhaseBase):
+    """Where a match stands (:class:`PhaseBase`); the constants below are its members."""
 
     DEAL = "deal"
     PLAY = "play"

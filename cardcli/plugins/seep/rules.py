@@ -31,13 +31,12 @@ from __future__ import annotations
 
 import random
 from bisect import insort
-from enum import StrEnum
 from operator import attrgetter
 from typing import Any, Sequence
 
 from ...cards import Card, french_52, is_card, sort_cards
 from ...errors import IllegalMoveError, InvalidMoveError, MoveError, OptionError
-from ...games.base import DealScore, Decision, Event, MatchBase, Outcome
+from ...games.base import DealScore, Decision, Event, MatchBase, Outcome, PhaseBase
 from ...games.card_bits import DECK, INDEX, TEXTS, mask_of
 from ...games.card_bits import cards as mask_cards
 from ...games.notation import checked, misordered, spent_card
@@ -65,10 +64,8 @@ __all__ = [
 ]
 
 
-class Phase(StrEnum):
-    """Where a match stands. The values are the texts :class:`MatchBase` compares with; the
-    rules compare with the module's constants below by identity (an enum's class attribute
-    costs an engine's inner loop more than a module global)."""
+class Phase(PhaseBase):
+    """Where a match stands (:class:`PhaseBase`); the constants below are its members."""
 
     DEAL = "deal"
     BID = "bid"
