@@ -17,6 +17,7 @@ from record_check import record_schema_check
 from tiers import marks_of
 
 ROOT = Path(__file__).resolve().parent.parent
+pytest_plugins = ["postgres"]  # tests/postgres.py: the database tests' real PostgreSQL server
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -11,6 +11,9 @@
 # - nodejs, golang-go, rustc, default-jdk-headless and lua5.4: the JavaScript, Go, Rust, Java
 #   and Lua example bots (tests/test_bot_languages.py); a rustc installed by rustup in
 #   ~/.cargo/bin counts (the suite finds it there)
+# - postgresql: the server the database tests start for themselves (tests/postgres.py: initdb
+#   and pg_ctl from /usr/lib/postgresql/*/bin, in a temporary directory, on a free loopback
+#   port); the cluster the package may start on install is never used
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo_bin="${CARGO_HOME:-${HOME:-}/.cargo}/bin"
@@ -24,6 +27,7 @@ have go || missing+=(golang-go)
 have rustc || [ -x "$cargo_bin/rustc" ] || missing+=(rustc)
 { have javac && have java; } || missing+=(default-jdk-headless)
 have lua5.4 || missing+=(lua5.4)
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=(postgresql)
 if ((${#missing[@]})); then
     if [ "$(id -u)" -eq 0 ]; then
         sudo=()

@@ -7,7 +7,8 @@ A module's kind says what it needs to run (at least one; pyproject.toml declares
 - ``process``: starts real subprocesses (bots, ``python -m cardcli``, node, pexpect);
 - ``sandbox``: runs bots in bubblewrap, with control groups (root for a uid per bot);
 - ``browser``: drives a headless Chromium;
-- ``cluster``: starts a Dask ``LocalCluster``.
+- ``cluster``: starts a Dask ``LocalCluster``;
+- ``database``: talks to a real PostgreSQL server that the tests start (tests/postgres.py).
 
 ``slow`` marks the long runs (whole tournaments, sweeps over every game, hostile bots), and
 ``fast`` is the tier everyday work runs (``pytest -m fast``, about a minute on two cores): no
@@ -19,11 +20,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
-KINDS = ("unit", "process", "sandbox", "browser", "cluster")
+KINDS = ("unit", "process", "sandbox", "browser", "cluster", "database")
 """The markers that say what a module needs: each module has at least one."""
 MARKERS = (*KINDS, "slow", "fast")
 """Every marker this table gives (pyproject.toml declares them all)."""
-NOT_FAST = frozenset({"sandbox", "browser", "cluster", "slow"})
+NOT_FAST = frozenset({"sandbox", "browser", "cluster", "database", "slow"})
 """What the fast tier never needs."""
 
 MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, marks in {
@@ -94,6 +95,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_sandbox": "process sandbox slow",
     "test_viewer_browser": "process browser",
     "test_cluster": "process cluster slow",
+    "test_postgres_fixture": "database",
     "test_tiers": "unit fast",
 }.items()}
 """Each module of tests/ by name; tests/games/ is below."""
