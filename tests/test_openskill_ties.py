@@ -14,15 +14,17 @@ import openskill
 import pytest
 from openskill.models import PlackettLuce
 
+from cardcli.records.model import Record
 from cardcli.tournament.results import dense_ranks, tabulate
+from made_up import made_up
 
 NAMES = ["a", "b", "c", "d"]
 
 
-def record(seating: Sequence[int], standing: Sequence[str], index: int) -> dict[str, Any]:
+def record(seating: Sequence[int], standing: Sequence[str], index: int) -> Record:
     """A made-up complete peppa record: each seat's standing is "win", "draw" or "lose"."""
     seats = len(seating)
-    return {
+    return made_up({
         "game": "peppa", "status": "complete",
         "seats": [{"seat": s, "kind": "builtin"} for s in range(seats)],
         "deals": [{"number": 1, "moves": [], "points": [0] * seats}],
@@ -31,7 +33,7 @@ def record(seating: Sequence[int], standing: Sequence[str], index: int) -> dict[
                    "losers": [s for s in range(seats) if standing[s] == "lose"], "scores": [0] * seats},
         "tournament": {"index": index, "key": f"{index}.0", "deal_set": index, "rotation": 0,
                        "seating": list(seating)},
-    }
+    })
 
 
 def mu(table: Any) -> dict[str, float]:

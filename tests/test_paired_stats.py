@@ -9,12 +9,14 @@ import json
 import math
 import statistics
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
+import attrs
 import pytest
 
 from cardcli.errors import RecordError
 from cardcli.games import registry
+from cardcli.records.model import Record
 from cardcli.tournament.paired import (
     NOT_SEPARATED,
     Observation,
@@ -26,13 +28,14 @@ from cardcli.tournament.paired import (
     t_quantile,
 )
 from conftest import read_records, run_cli
+from made_up import made_up
 
 T975 = {1: 12.706204736, 2: 4.302652730, 3: 3.182446305, 10: 2.228138852, 30: 2.042272456, 120: 1.979930405}
 """Student's t 0.975 quantiles (two-sided 95%), from the published tables to 9 decimals."""
 
 
 def record(deal_set: int, rotation: int, seating: Sequence[int], points: Sequence[Sequence[int] | None],
-           status: str = "complete") -> dict[str, Any]:
+           status: str = "complete") -> Record:
     """A tournament record of the shape docs/records.md gives, reduced to what paired results
     read (and a little more, so that a reader reaching for other fields would notice)."""
     totals: list[int] = [0] * len(seating)
@@ -42,7 +45,7 @@ def record(deal_set: int, rotation: int, seating: Sequence[int], points: Sequenc
             totals = [t + x for t, x in zip(totals, p)]
         deals.append({"number": number, "points": None if p is None else list(p),
                       "totals": None if p is None else list(totals)})
-    return {
+    return made_up({
         "status": status,
         "game": "peppa",
         "tournament": {"index": 0, "key": f"{deal_set}.{rotation}", "deal_set": deal_set, "rotation": rotation,
@@ -50,7 +53,7 @@ def record(deal_set: int, rotation: int, seating: Sequence[int], points: Sequenc
         "deals": deals,
         "result": None if status != "complete" else {"scores": totals},
         "faults": [],
-    }
+    })
 
 
 # Two entrants, a 2-seat game, 2 deal sets x 2 rotations. Scores per deal (seat: entrant value):
@@ -172,7 +175,7 @@ def test_a_difference_within_the_tolerance_is_a_draw() -> None:
     assert (r.wins, r.draws, r.losses) == (1, 1, 0)
 
 
-def matchpoints(names: Sequence[str], records: Sequence[dict[str, Any]], lower: bool) -> list[tuple[float, int]]:
+def matchpoints(names: Sequence[str], records: Sequence[Record], lower: bool) -> list[tuple[float, int]]:
     tally = PairedTally(tuple(names), lower)
     for rec in records:
         tally.add(rec)
@@ -198,8 +201,9 @@ def test_matchpoints_by_hand() -> None:
 def test_a_record_that_does_not_fit_the_tournament_is_an_error() -> None:
     with pytest.raises(RecordError):
         paired_results(["A", "B"], [record(0, 0, [0, 5], [(1, 1)])], lower_is_better=False)
-    broken = record(0, 0, [0, 1], [(1, 1)])
-    del broken["tournament"]["deal_set"]
+    whole = record(0, 0, [0, 1], [(1, 1)])
+    assert whole.tournament is not None
+    broken = attrs.evolve(whole, tournament=attrs.evolve(whole.tournament, deal_set=None))
     with pytest.raises(RecordError):
         paired_results(["A", "B"], [broken], lower_is_better=False)
 
@@ -257,7 +261,7 @@ def test_a_real_tournament_pairs_better_than_it_compares_unpaired(tmp_path: Path
         assert rec["tournament"]["entrants"] == [names[e] for e in rec["tournament"]["seating"]]
     lower = registry.get("peppa").lower_is_better
     assert lower
-    results = {(r.a, r.b): r for r in paired_results(names, records, lower)}
+    results = {(r.a, r.b): r for r in paired_results(names, map(Record.from_json, records), lower)}
     assert len(results) == 6
     hr = results[("h", "r")]
     assert hr.n == 6 * 4  # every deal set, every seat

@@ -13,8 +13,10 @@ from typing import Any
 
 import pytest
 
+from cardcli.records.model import Record
 from cardcli.tournament.results import MoveTimes, TIME_COLUMNS, render, tabulate, to_csv_rows
 from conftest import PYTHON_BOT, read_records, run_cli
+from made_up import made_up
 
 
 def nearest_rank(values: list[float], fraction: float) -> float:
@@ -22,17 +24,17 @@ def nearest_rank(values: list[float], fraction: float) -> float:
     return ordered[max(1, math.ceil(fraction * len(ordered))) - 1]
 
 
-def record(seating: list[int], moves: list[dict[str, Any]], index: int = 0) -> dict[str, Any]:
+def record(seating: list[int], moves: list[dict[str, Any]], index: int = 0) -> Record:
     """A made-up complete pigugnin record: one deal, the given moves, seat 0 wins."""
     seats = len(seating)
-    return {
+    return made_up({
         "game": "pigugnin", "status": "complete",
         "seats": [{"seat": s, "kind": "process"} for s in range(seats)],
         "deals": [{"number": 1, "moves": moves, "points": [0] * seats}],
         "faults": [],
         "result": {"winners": [0], "losers": list(range(1, seats)), "scores": [0] * seats},
         "tournament": {"index": index, "key": f"{index}.0", "deal_set": index, "rotation": 0, "seating": seating},
-    }
+    })
 
 
 def test_the_times_of_hand_made_records_leave_fallback_moves_out() -> None:

@@ -21,11 +21,13 @@ from typing import Any, Sequence
 import pytest
 
 from cardcli.games import registry
+from cardcli.records.model import Record
 from cardcli.safe_text import display_name
 from cardcli.tournament.paired import PairResult
 from cardcli.tournament.results import Table, _preference, order_rows, render, tabulate
 from cardcli.tournament.schedule import balance, groups, places, plan
 from conftest import PYTHON_BOT, ROOT, read_records, run_cli
+from made_up import made_up
 
 # -- the schedule's balance -------------------------------------------------------------------
 
@@ -192,11 +194,11 @@ def test_json_and_csv_list_the_rows_in_the_same_order_with_their_rank(field: dic
 
 
 def peppa_record(index: int, deal_set: int, rotation: int, seating: Sequence[int],
-                 points: Sequence[int]) -> dict[str, Any]:
+                 points: Sequence[int]) -> Record:
     """A made-up complete one-deal Peppa record: ``points`` by seat; the two lowest win, as
     Peppa's two of four do."""
     order = sorted(range(4), key=lambda s: (points[s], s))
-    return {
+    return made_up({
         "game": "peppa", "status": "complete",
         "seats": [{"seat": s, "kind": "builtin"} for s in range(4)],
         "deals": [{"number": 1, "moves": [], "points": list(points), "totals": list(points)}],
@@ -204,7 +206,7 @@ def peppa_record(index: int, deal_set: int, rotation: int, seating: Sequence[int
         "result": {"winners": sorted(order[:2]), "losers": sorted(order[2:]), "scores": list(points)},
         "tournament": {"index": index, "key": f"{deal_set}.{rotation}", "deal_set": deal_set, "rotation": rotation,
                        "seating": list(seating), "entrants": [str(e) for e in seating]},
-    }
+    })
 
 
 def test_two_entrants_that_win_every_match_are_told_apart_by_their_points() -> None:
@@ -236,8 +238,8 @@ def test_two_entrants_that_win_every_match_are_told_apart_by_their_points() -> N
     text = render(table, names)
     assert "first place: b-heur, separated from every other entrant by the paired results" in text
     # the rating fed win and lose alone could not have done it: a-mine and b-heur have the same places
-    assert all(set(r["result"]["winners"]) == {s for s, e in enumerate(r["tournament"]["seating"]) if e < 2}
-               for r in records)
+    assert all(r.result is not None and r.tournament is not None
+               and set(r.result.winners) == {s for s, e in enumerate(r.tournament.seating) if e < 2} for r in records)
 
 
 def synthetic_rows(rng: random.Random, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -317,7 +319,7 @@ class Sloppy:
 
 
 def sloppy_tournament(game: str, ps: Sequence[float], deal_sets: int, seed: int,
-                      permutations: bool) -> list[dict[str, Any]]:
+                      permutations: bool) -> list[Record]:
     """The records of a duplicate tournament between sloppy heuristic players, one per
     ``ps``, played here in this process (no worker, no bot process: a few hundredths of a
     second a match), tagged as the tournament runner tags them."""
@@ -334,7 +336,7 @@ def sloppy_tournament(game: str, ps: Sequence[float], deal_sets: int, seed: int,
         record["tournament"] = {"index": match.index, "key": match.key, "deal_set": match.deal_set,
                                 "rotation": match.rotation, "seating": list(match.seating),
                                 "entrants": [f"e{e}" for e in match.seating]}
-        records.append(record)
+        records.append(Record.from_json(record))
     return records
 
 
@@ -361,7 +363,7 @@ def test_the_rank_follows_the_true_order_wherever_the_paired_interval_separates_
     records = sloppy_tournament(game, ps, deal_sets, seed, permutations)
     assert len(records) == (24 if permutations else 2) * deal_sets
     if game == "peppa":
-        assert all(len(r["result"]["winners"]) == 2 for r in records), "two winners a match"
+        assert all(r.result is not None and len(r.result.winners) == 2 for r in records), "two winners a match"
     table = tabulate(names, records)
     rank = {r["entrant"]: r["rank"] for r in table.rows}
     separated = 0
@@ -553,7 +555,7 @@ def test_standings_every_n_matches_go_to_stderr_ranked_as_the_final_table(tmp_pa
         assert "crosstable" not in block, "the standings, not the whole table"
     # the standings after 10 are the table of the first 10 records, in schedule order, as the final table is made
     records = read_records(tmp_path / "t" / "records.jsonl")
-    first_ten = sorted(records[:10], key=lambda r: r["tournament"]["index"])
+    first_ten = [Record.from_json(r) for r in sorted(records[:10], key=lambda r: r["tournament"]["index"])]
     assert [r[2] for r in text_rows(blocks[1])] == [r["entrant"] for r in tabulate(["h", "r", "f", "s"], first_ten).rows]
     assert [r[2] for r in text_rows(run_cli("tournament", "--resume", str(tmp_path / "t"), check=True).stdout)] == [
         r["entrant"] for r in final["entrants"]]

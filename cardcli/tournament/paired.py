@@ -66,6 +66,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import attrs
 
 from ..errors import RecordError
+from ..records.model import Record, TournamentInfo
 
 CONFIDENCE = 0.95
 """The two-sided level of the intervals."""
@@ -292,6 +293,28 @@ class _Running:
         return self.m2 / (self.n - 1) if self.n >= 2 else 0.0
 
 
+def _unusable(key: str) -> RecordError:
+    """The error for a tournament record that lacks ``key``, which folding it needs."""
+    return RecordError(f"a tournament record without a usable tag or deals ({KeyError(key)!r})")
+
+
+def tournament_tag(record: Record) -> TournamentInfo:
+    """The record's place in its tournament: every reader of a tournament's records needs it,
+    and a record without one (not a tournament's) is a RecordError rather than a crash."""
+    if record.tournament is None:
+        raise _unusable("tournament")
+    return record.tournament
+
+
+def deal_set_of(record: Record) -> int:
+    """The deal set of a tournament record, which the paired results and the sequential test
+    group its scores by; a RecordError for a record whose tag does not say it."""
+    deal_set = tournament_tag(record).deal_set
+    if deal_set is None:
+        raise _unusable("deal_set")
+    return deal_set
+
+
 @attrs.define
 class PairedTally:
     """Folds tournament records, one at a time, into the sums paired results need.
@@ -307,29 +330,25 @@ class PairedTally:
     skipped: int = 0
     """Records left out because they are not complete."""
 
-    def add(self, record: dict[str, Any]) -> bool:
+    def add(self, record: Record) -> bool:
         """Fold one record in; False (and counted in :attr:`skipped`) for one that is not
         complete. A RecordError for a record whose tag or points do not fit the tournament."""
-        if record.get("status") != "complete":
+        if record.status != "complete":
             self.skipped += 1
             return False
-        try:
-            tag = record["tournament"]
-            deal_set = int(tag["deal_set"])
-            seating = [int(e) for e in tag["seating"]]
-            points = [d["points"] for d in record["deals"] if d.get("points") is not None]
-        except (KeyError, TypeError, ValueError) as err:
-            raise RecordError(f"a tournament record without a usable tag or deals ({err!r})") from None
-        if any(not 0 <= e < len(self.names) for e in seating):
-            raise RecordError(f"record {tag.get('key')!r} seats an entrant the tournament does not have")
+        tag = tournament_tag(record)
+        deal_set = deal_set_of(record)
+        points = [d.points for d in record.deals if d.points is not None]
+        if any(not 0 <= e < len(self.names) for e in tag.seating):
+            raise RecordError(f"record {tag.key!r} seats an entrant the tournament does not have")
         if not points:
             self.skipped += 1
             return False
-        for seat, entrant in enumerate(seating):
+        for seat, entrant in enumerate(tag.seating):
             try:
                 total = sum(p[seat] for p in points)
-            except (IndexError, TypeError):
-                raise RecordError(f"record {tag.get('key')!r}: a deal without points for seat {seat}") from None
+            except IndexError:
+                raise RecordError(f"record {tag.key!r}: a deal without points for seat {seat}") from None
             self.seats.add(seat)
             cell = self.cells.setdefault((deal_set, seat, entrant), [0.0, 0])
             cell[0] += total / len(points)
@@ -429,7 +448,7 @@ def _matchpoints(tally: PairedTally) -> list[Matchpoints]:
     return [Matchpoints(p, c) for p, c in zip(points, comparisons)]
 
 
-def paired_results(names: Sequence[str], records: Iterable[dict[str, Any]], lower_is_better: bool) -> list[PairResult]:
+def paired_results(names: Sequence[str], records: Iterable[Record], lower_is_better: bool) -> list[PairResult]:
     """The paired duplicate results of every pair of entrants (see the module's docstring),
     from the tournament's records: ``names`` in entrant order, ``lower_is_better`` from the
     game (``registry.get(game).lower_is_better``). Incomplete records are skipped."""

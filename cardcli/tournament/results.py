@@ -23,8 +23,9 @@ import attrs
 from openskill.models import PlackettLuce
 
 from ..games import registry
+from ..records.model import Record
 from ..safe_text import display_name, printable
-from .paired import PairedTally, PairResult, paired_results
+from .paired import PairedTally, PairResult, paired_results, tournament_tag
 
 RANK_OF = {"win": 1, "draw": 2, "annulled": 2, "lose": 3}
 
@@ -204,7 +205,7 @@ class Table:
         return None
 
 
-def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
+def tabulate(names: Sequence[str], records: Iterable[Record]) -> Table:
     """Fold the records (in schedule order) into the tournament's table."""
     stats = [EntrantStats(n) for n in names]
     model = PlackettLuce()
@@ -218,11 +219,11 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
         if paired is None:
             paired = PairedTally(tuple(names), _lower_is_better(record))
         paired.add(record)
-        seating: list[int] = record["tournament"]["seating"]
-        result = record["result"] or {}
+        seating = tournament_tag(record).seating
+        result = record.result
         lower = lower or _lower_is_better(record)
         standing = _standings(record)
-        deals = max(1, len(record["deals"]))
+        deals = max(1, len(record.deals))
         entrants = sorted(set(seating))
         rank = {}
         for e in entrants:
@@ -234,17 +235,17 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
             st.wins += rank[e] == 1
             st.losses += rank[e] == 3
             st.draws += 1 < rank[e] < 3
-            if result:
-                st.per_deal.append(sum(result["scores"][s] for s in seats) / len(seats) / deals)
-        for fault in record["faults"]:
-            stats[seating[fault["seat"]]].faults[fault["kind"]] += 1
-        untimed = {s.get("seat") for s in record.get("seats", []) if s.get("kind") == "builtin"}
-        for deal in record["deals"]:
-            for move in deal["moves"]:
+            if result is not None:
+                st.per_deal.append(sum(result.scores[s] for s in seats) / len(seats) / deals)
+        for fault in record.faults:
+            stats[seating[fault.seat]].faults[fault.kind] += 1
+        untimed = {s.seat for s in record.seats if s.kind == "builtin"}
+        for deal in record.deals:
+            for move in deal.moves:
                 # the referee's fallback player moved for a faulty bot: not the entrant's time;
                 # a built-in player's moves are not timed (the record says 0): no false zero
-                if move.get("by", "seat") != "fallback" and move["seat"] not in untimed:
-                    stats[seating[move["seat"]]].times.add(move["ms"])
+                if not move.fallback and move.seat not in untimed:
+                    stats[seating[move.seat]].times.add(move.ms)
         if len(entrants) > 1:
             place = match_places(record, rank)
             teams = [[ratings[e]] for e in entrants]
@@ -287,7 +288,7 @@ def tabulate(names: Sequence[str], records: Iterable[dict[str, Any]]) -> Table:
     return Table(tuple(ordered), crosstable, count, lower, pairs, tuple(against))
 
 
-def match_places(record: dict[str, Any], standing: dict[int, float]) -> dict[int, tuple[float, float]]:
+def match_places(record: Record, standing: dict[int, float]) -> dict[int, tuple[float, float]]:
     """Each entrant's place in one match, best first, as the rating and the crosstable read it:
     its standing (win 1, draw 2, lose 3, averaged over its seats; ``standing``), then, between
     entrants of the same standing, its score (averaged over its seats, the sign turned where
@@ -297,9 +298,9 @@ def match_places(record: dict[str, Any], standing: dict[int, float]) -> dict[int
     almost every match, and places of win and lose alone cannot tell them apart where their
     points can; the standing stays first, so a forfeited seat still loses and the W, D and L
     columns agree with the places. An annulled or aborted match has no scores: standing alone."""
-    result = record.get("result") or {}
-    scores = result.get("scores") if not result.get("annulled") else None
-    seating: list[int] = record["tournament"]["seating"]
+    result = record.result
+    scores = result.scores if result is not None and not result.annulled else None
+    seating = tournament_tag(record).seating
     sign = 1.0 if _lower_is_better(record) else -1.0
     places = {}
     for e, place in standing.items():
@@ -394,19 +395,19 @@ def neighbour(pair: PairResult | None, upper: str, lower: str | None) -> dict[st
     }
 
 
-def _standings(record: dict[str, Any]) -> list[str]:
-    result = record["result"]
-    seats = len(record["seats"])
-    if result is None or result.get("annulled"):
+def _standings(record: Record) -> list[str]:
+    result = record.result
+    seats = record.players
+    if result is None or result.annulled:
         return ["annulled"] * seats
     out = []
     for s in range(seats):
-        out.append("win" if s in result["winners"] else "lose" if s in result["losers"] else "draw")
+        out.append("win" if s in result.winners else "lose" if s in result.losers else "draw")
     return out
 
 
-def _lower_is_better(record: dict[str, Any]) -> bool:
-    return registry.get(record["game"]).lower_is_better
+def _lower_is_better(record: Record) -> bool:
+    return registry.get(record.game).lower_is_better
 
 
 def render(table: Table, names: Sequence[str], brief: bool = False) -> str:

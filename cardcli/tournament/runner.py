@@ -24,6 +24,7 @@ from ..errors import RecordError, UsageError
 from ..records import io as records
 from ..records import shape as record_shape
 from ..records.io import append_line
+from ..records.model import Record
 from ..safe_text import display_name
 from ..small_files import read_small
 from .config import Config
@@ -125,8 +126,9 @@ def finished_read_only(directory: Path) -> dict[int, int]:
     return finished(directory, repair=False)
 
 
-def records_in_order(directory: Path, done: dict[int, int]) -> Iterator[dict[str, Any]]:
-    """The finished records in schedule order, read one at a time (memory stays flat).
+def records_in_order(directory: Path, done: dict[int, int]) -> Iterator[Record]:
+    """The finished records in schedule order, read one at a time (memory stays flat), as
+    typed values: the table and the sequential test read them so.
 
     Each goes through the records' one reader (:func:`cardcli.records.io.decode`) and is matched
     with its place in this tournament's schedule (index, seating, game), so the table only
@@ -148,11 +150,11 @@ def records_in_order(directory: Path, done: dict[int, int]) -> Iterator[dict[str
             try:
                 if not raw.endswith(b"\n"):
                     raise records.LineError(f"a line longer than {limit} bytes, or torn")
-                record = records.decode(raw)
-                tag = record.get("tournament")
-                if tag is None or tag["index"] != index or index >= len(schedule):
+                record = Record.from_json(records.decode(raw))
+                tag = record.tournament
+                if tag is None or tag.index != index or index >= len(schedule):
                     raise records.LineError("not a record of this tournament's schedule")
-                if record["game"] != config.game or tag["seating"] != list(schedule[index].seating):
+                if record.game != config.game or tag.seating != tuple(schedule[index].seating):
                     raise records.LineError(f"not match {index} of this tournament (another game or seating)")
             except records.LineError as err:
                 raise RecordError(f"{path}:{records.line_number(path, done[index])}: {err}") from None
@@ -199,7 +201,7 @@ def run(directory: Path, config: Config, jobs: int, progress: Progress, stderr_d
         for bundle in finished.bundles:
             bundle.save(path, count)
         progress(count, total, finished.head)
-        if watch is not None and watch.add(records.load_json(finished.line.encode("utf-8"))):
+        if watch is not None and watch.add(Record.from_json(records.load_json(finished.line.encode("utf-8")))):
             raise Decided("the sequential test has decided")
 
     try:

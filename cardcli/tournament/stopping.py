@@ -15,7 +15,8 @@ from collections import Counter
 from typing import Any, Iterable, Sequence
 
 from ..errors import CardcliError
-from .paired import PairedTally
+from ..records.model import Record
+from .paired import PairedTally, deal_set_of
 from .schedule import MatchPlan
 from .sprt import CONTINUE, SprtSpec, SprtState
 
@@ -38,10 +39,10 @@ class SprtWatch:
         self.decided_after: int | None = None
         """The number of deal sets fed when the test decided."""
 
-    def add(self, record: dict[str, Any]) -> bool:
+    def add(self, record: Record) -> bool:
         """Take one finished match's record; True once the test has decided."""
         self.tally.add(record)
-        self.seen[int(record["tournament"]["deal_set"])] += 1
+        self.seen[deal_set_of(record)] += 1
         while self.state.verdict == CONTINUE and self.next_set in self.expected \
                 and self.seen[self.next_set] >= self.expected[self.next_set]:
             difference = self.tally.deal_set_difference(self.a, self.b, self.next_set)
