@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 import attrs
 
+from ..errors import RecordError
+from ..records.model import Record
 from ..safe_text import printable
 from ..seats.base import Seat
 from ..seats.process import ProcessSeat
 from ..transcript import FROM_BOT, TO_BOT, write
+from .paired import tournament_tag
 
 FAULTS = "faults"
 """The folder of the tournament directory that holds the bundles."""
@@ -48,24 +51,27 @@ class Bundle:
         return path
 
 
-def bundles(record: dict[str, Any], seats: Sequence[Seat]) -> tuple[Bundle, ...]:
+def bundles(record: Record, seats: Sequence[Seat]) -> tuple[Bundle, ...]:
     """A bundle for each seat that faulted in the match and ran a program (a built-in player
-    has no lines to show)."""
+    has no lines to show). ``record`` is the match's tagged record, which names the entrants."""
     made = []
-    index = record["tournament"]["index"]
-    for fault in record["faults"]:
-        seat = fault["seat"]
+    tag = tournament_tag(record)
+    index = tag.index
+    for fault in record.faults:
+        seat = fault.seat
         bot = seats[seat]
         if not isinstance(bot, ProcessSeat):
             continue
         transcript = bot.transcript
-        entrant = record["tournament"]["entrants"][seat]
+        if tag.entrants is None:
+            raise RecordError(f"match {index}: a tournament record without its entrants' names")
+        entrant = tag.entrants[seat]
         lines = [
-            f"match {index} (key {record['tournament']['key']}), seed {record['seed']}: seat {seat}, "
+            f"match {index} (key {tag.key}), seed {record.seed}: seat {seat}, "
             f"entrant {printable(entrant)}",
             f"command: {printable(' '.join(bot.command))}"
             + (f" (in {printable(bot.launch.workdir)})" if bot.launch.workdir is not None else ""),
-            f"fault: {fault['kind']} in deal {fault['deal']}, move {fault['move'] + 1}: {printable(fault['detail'])}",
+            f"fault: {fault.kind} in deal {fault.deal}, move {fault.move + 1}: {printable(fault.detail)}",
         ]
         request, answer = transcript.last_request()
         if request is not None:

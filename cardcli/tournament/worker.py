@@ -23,6 +23,7 @@ from ..records import io as records
 from ..records import signing
 from ..games import registry
 from ..records.io import dump
+from ..records.model import Record
 from ..referee import play_match
 from ..safe_text import display_name
 from ..seating import make_seat
@@ -181,7 +182,7 @@ def run_one(config: Config, match: MatchPlan, pool: BotPool) -> Finished:
     record["tournament"] = tag
     if config.sign_key is not None:
         sign_in_place(record, config.sign_key)  # here, in the worker: the key was read at the start
-    return Finished.of(record, make_bundles(record, seats) if record["faults"] else ())
+    return Finished.of(record, make_bundles(Record.from_json(record), seats) if record["faults"] else ())
 
 
 def sign_in_place(record: dict[str, Any], key_path: str) -> None:
