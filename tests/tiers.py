@@ -66,6 +66,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_layers": "process fast",
     "test_static": "process",
     "test_tournament_config": "unit fast",
+    "test_arena_store": "unit fast",
     "test_paired_stats": "process fast",
     "test_protocol": "process fast",
     "test_record_attacks": "process",
@@ -127,8 +128,12 @@ def module_marks(folder: str, name: str) -> frozenset[str] | None:
 def marks_of(folder: str, module: str, function: str, params: dict[str, object] | None,
                seen: set[tuple[str, object]]) -> frozenset[str] | None:
     """The markers of one test: its module's, less ``fast`` for a viewer sweep's case beyond
-    the first of its game (``seen`` holds the sweeps and games met so far)."""
+    the first of its game (``seen`` holds the sweeps and games met so far), and ``database``
+    instead of ``fast`` for a case run on PostgreSQL (a ``db`` parameter of ``postgresql``: the
+    arena's tests run each case on SQLite, in the fast tier, and on the suite's server)."""
     marks = module_marks(folder, module)
+    if marks is not None and params is not None and params.get("db") == "postgresql":
+        return (marks - {"fast"}) | {"database"}
     if marks is None or module != "test_viewer" or function not in VIEWER_SWEEPS or params is None:
         return marks
     key = (function, params.get("game"))

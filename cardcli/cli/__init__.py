@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "keys": ("keys", "keys", "Make the key pairs that sign records."),
     "connect": ("connect", "connect", "Play a bot on this machine in a referee's match elsewhere."),
     "tokens": ("tokens", "tokens", "Make the tokens remote bots authenticate with."),
+    "arena": ("arena", "arena", "Run a season-long competition over a database, with a live ladder."),
 }
 """Each command's module and object in this package, and its one-line summary. A command's
 module is imported only when the command runs: importing them all costs several times a short

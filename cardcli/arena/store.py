@@ -1,0 +1,479 @@
+"""Every read and write of the arena's database, through SQLAlchemy Core: SQLite (embedded,
+the default) and PostgreSQL (for larger seasons and several ``serve`` processes) run the same
+statements.
+
+What must hold, and how:
+
+- **Nothing lost, nothing twice.** A match is one transaction: its record, who sat where and
+  the unit's progress are committed together, and ``(unit, rotation)`` is unique, so a match
+  stored twice (a restart, two servers) is refused by the database and dropped here
+  (:meth:`Store.store_match` returns None). A unit is claimed by compare-and-set on its
+  status, which both databases make atomic for one row.
+- **Leases, not locks.** A server renews the claim on its units (:meth:`Store.renew`); a unit
+  whose claim is older than the lease is another server's to take (a server killed mid-unit
+  leaves it so), and only its unplayed rotations are played again.
+- **Tokens never in clear**: the store only sees hashes (:mod:`.secrets`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import attrs
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from ..errors import UsageError
+from . import schema
+from ..tournament.schedule import deal_set_seed
+from .config import ArenaConfig
+
+HEAD = "0001"
+"""The newest migration (:mod:`.migrations`): a database at another one is upgraded with
+``cardcli arena upgrade``, never silently."""
+
+
+class EntrantKind:
+    REMOTE = "remote"
+    PROGRAM = "program"
+
+
+@attrs.frozen
+class EntrantRow:
+    id: int
+    name: str
+    kind: str
+    spec: str
+    options: dict[str, str]
+    enabled: bool
+    disabled_reason: str | None
+    created: float
+
+
+@attrs.frozen
+class UnitRow:
+    id: int
+    kind: str
+    seed: int
+    lineup: tuple[int, ...]
+    """The entrants of the unit, in their order (ids)."""
+    versions: tuple[int | None, ...]
+    """The version each was scheduled as (None for an entrant that had none yet)."""
+    rotations: int
+    status: str
+    created: float
+
+
+@attrs.frozen
+class StoredMatch:
+    id: int
+    unit_id: int
+    rotation: int
+    seating: tuple[int, ...]
+    """The version in each seat."""
+    rated: bool
+    faults: int
+    finished: float
+
+
+def engine_for(url: str) -> Engine:
+    """An engine for ``url``: SQLite waits for a busy database rather than failing at once and
+    keeps foreign keys; PostgreSQL goes through psycopg 3."""
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    try:
+        if url.startswith("sqlite"):
+            engine = sa.create_engine(url, connect_args={"timeout": 30})
+
+            @sa.event.listens_for(engine, "connect")
+            def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+                cursor = dbapi_connection.cursor()
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.execute("PRAGMA journal_mode=WAL")
+                cursor.close()
+
+            return engine
+        return sa.create_engine(url, pool_pre_ping=True)
+    except (sa.exc.ArgumentError, ImportError, ValueError) as err:
+        raise UsageError(f"cannot use the database {display_url(url)}: {err}") from None
+
+
+def display_url(url: str) -> str:
+    """The URL with any password masked, for messages and logs."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        return "(a malformed database URL)"
+
+
+def migrate(connection: Connection) -> None:
+    """Bring the database on ``connection`` to :data:`HEAD` by running the migrations."""
+    from alembic import command
+    from alembic.config import Config as AlembicConfig
+
+    config = AlembicConfig()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.attributes["connection"] = connection
+    command.upgrade(config, "head")
+
+
+def revision(connection: Connection) -> str | None:
+    """The migration the database is at, or None for a database Alembic never touched."""
+    from alembic.runtime.migration import MigrationContext
+
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+class Store:
+    """The arena's database."""
+
+    def __init__(self, engine: Engine, config: ArenaConfig):
+        self.engine = engine
+        self.config = config
+
+    # -- opening --------------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, url: str, config: ArenaConfig, now: float | None = None) -> Store:
+        """A new arena's database at ``url``: every migration, then the configuration. A
+        database that already holds an arena is refused."""
+        engine = engine_for(url)
+        try:
+            with engine.begin() as conn:
+                migrate(conn)
+                if conn.execute(sa.select(sa.func.count()).select_from(schema.arena)).scalar_one():
+                    raise UsageError(f"{display_url(url)} already holds an arena")
+                conn.execute(schema.arena.insert().values(id=1, config=config.dumps(),
+                                                          created=time.time() if now is None else now))
+        except sa.exc.OperationalError as err:
+            raise UsageError(f"cannot open the database {display_url(url)}: {_first_line(err)}") from None
+        return cls(engine, config)
+
+    @classmethod
+    def open(cls, url: str) -> Store:
+        """The arena at ``url``; a database at another migration than this cardcli's is a
+        one-line error that says what to do."""
+        engine = engine_for(url)
+        try:
+            with engine.connect() as conn:
+                found = revision(conn)
+                if found is None:
+                    raise UsageError(f"{display_url(url)} holds no arena (cardcli arena init makes one)")
+                if found != HEAD:
+                    raise UsageError(f"{display_url(url)} is at schema {found}, this cardcli needs {HEAD}: "
+                                     "run cardcli arena upgrade DIR")
+                text = conn.execute(sa.select(schema.arena.c.config).where(schema.arena.c.id == 1)).scalar_one()
+        except sa.exc.OperationalError as err:
+            raise UsageError(f"cannot open the database {display_url(url)}: {_first_line(err)}") from None
+        except sa.exc.NoResultFound:
+            raise UsageError(f"{display_url(url)} holds no arena (cardcli arena init makes one)") from None
+        return cls(engine, ArenaConfig.loads(text))
+
+    @staticmethod
+    def upgrade(url: str) -> tuple[str | None, str]:
+        """Run the migrations a database lacks; the revision before and after."""
+        engine = engine_for(url)
+        with engine.begin() as conn:
+            before = revision(conn)
+            migrate(conn)
+        return before, HEAD
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- entrants -------------------------------------------------------------------------------
+
+    def add_entrant(self, name: str, kind: str, spec: str, options: dict[str, str] | None = None,
+                    token_hash: str | None = None, now: float | None = None) -> int:
+        """A new entrant, enabled; UsageError for a name taken."""
+        t = schema.entrants
+        try:
+            with self.engine.begin() as conn:
+                result = conn.execute(t.insert().values(
+                    name=name, kind=kind, spec=spec, options=json.dumps(options or {}, sort_keys=True),
+                    token_hash=token_hash, enabled=True, disabled_reason=None,
+                    created=time.time() if now is None else now))
+                return _new_id(result)
+        except sa.exc.IntegrityError:
+            raise UsageError(f"an entrant named {name} exists already") from None
+
+    def entrants(self) -> list[EntrantRow]:
+        t = schema.entrants
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(t).order_by(t.c.id)).all()
+        return [_entrant(row) for row in rows]
+
+    def entrant(self, name: str) -> EntrantRow:
+        t = schema.entrants
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(t).where(t.c.name == name)).first()
+        if row is None:
+            raise UsageError(f"no entrant named {name}")
+        return _entrant(row)
+
+    def set_enabled(self, name: str, enabled: bool, reason: str | None = None) -> None:
+        t = schema.entrants
+        with self.engine.begin() as conn:
+            done = conn.execute(t.update().where(t.c.name == name).values(
+                enabled=enabled, disabled_reason=None if enabled else reason))
+        if done.rowcount != 1:
+            raise UsageError(f"no entrant named {name}")
+
+    def set_token_hash(self, name: str, token_hash: str) -> None:
+        """A remote entrant's new token (the old one stops working at once)."""
+        t = schema.entrants
+        with self.engine.begin() as conn:
+            done = conn.execute(t.update().where((t.c.name == name) & (t.c.kind == EntrantKind.REMOTE))
+                                .values(token_hash=token_hash))
+        if done.rowcount != 1:
+            raise UsageError(f"no remote entrant named {name}")
+
+    def token_hashes(self) -> dict[str, str]:
+        """Remote entrant name → its token's hash, for the listener."""
+        t = schema.entrants
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(t.c.name, t.c.token_hash).where(t.c.kind == EntrantKind.REMOTE)).all()
+        return {name: digest for name, digest in rows if digest is not None}
+
+    # -- versions -------------------------------------------------------------------------------
+
+    def version_id(self, entrant_id: int, label: str, now: float | None = None) -> int:
+        """The version ``label`` of an entrant, made at its first sight."""
+        t = schema.versions
+        for _ in range(2):  # a second server may make the same version at the same moment
+            with self.engine.begin() as conn:
+                found = conn.execute(sa.select(t.c.id).where((t.c.entrant_id == entrant_id) & (t.c.label == label))
+                                     ).scalar()
+                if found is not None:
+                    return int(found)
+                try:
+                    result = conn.execute(t.insert().values(entrant_id=entrant_id, label=label,
+                                                            created=time.time() if now is None else now))
+                    return _new_id(result)
+                except sa.exc.IntegrityError:
+                    conn.rollback()
+        raise UsageError(f"cannot record version {label!r} of entrant {entrant_id}")
+
+    def latest_versions(self) -> dict[int, int]:
+        """Entrant id → its newest version's id, for the entrants that have one."""
+        t = schema.versions
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(t.c.entrant_id, sa.func.max(t.c.id)).group_by(t.c.entrant_id)).all()
+        return {int(e): int(v) for e, v in rows}
+
+    def versions(self) -> list[dict[str, Any]]:
+        """Every version with its entrant's name, oldest first."""
+        v, e = schema.versions, schema.entrants
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(v.c.id, v.c.label, v.c.created, e.c.name, e.c.id.label("entrant_id"))
+                                .join(e, e.c.id == v.c.entrant_id).order_by(v.c.id)).all()
+        return [dict(row._mapping) for row in rows]
+
+    # -- units ----------------------------------------------------------------------------------
+
+    def add_unit(self, kind: str, lineup: Sequence[int], versions: Sequence[int | None], rotations: int,
+                 seed: int | None = None, now: float | None = None) -> int:
+        """A pending unit. Its deals come from ``seed``, or by default from the arena's master
+        seed and the unit's number, so that a season's deals follow from its seed."""
+        t = schema.units
+        with self.engine.begin() as conn:
+            result = conn.execute(t.insert().values(
+                kind=kind, seed=0 if seed is None else seed, rotations=rotations, status="pending",
+                lineup=json.dumps({"entrants": list(lineup), "versions": list(versions)}),
+                created=time.time() if now is None else now))
+            unit_id = _new_id(result)
+            if seed is None:
+                conn.execute(t.update().where(t.c.id == unit_id)
+                             .values(seed=deal_set_seed(self.config.seed, unit_id)))
+            return unit_id
+
+    def claim(self, server: str, limit: int, lease: float, now: float | None = None) -> list[UnitRow]:
+        """Up to ``limit`` units for ``server`` to play, oldest first: pending ones, and ones
+        whose claim has not been renewed within ``lease`` seconds (their server died)."""
+        t = schema.units
+        now = time.time() if now is None else now
+        claimed: list[UnitRow] = []
+        with self.engine.connect() as conn:
+            candidates = conn.execute(
+                sa.select(t.c.id).where((t.c.status == "pending")
+                                        | ((t.c.status == "playing") & (t.c.claimed_at < now - lease)))
+                .order_by(t.c.id).limit(limit * 4)).scalars().all()
+        for unit_id in candidates:
+            if len(claimed) >= limit:
+                break
+            with self.engine.begin() as conn:
+                done = conn.execute(t.update().where(
+                    (t.c.id == unit_id) & ((t.c.status == "pending")
+                                           | ((t.c.status == "playing") & (t.c.claimed_at < now - lease))))
+                    .values(status="playing", claimed_by=server, claimed_at=now))
+                if done.rowcount == 1:
+                    row = conn.execute(sa.select(t).where(t.c.id == unit_id)).one()
+                    claimed.append(_unit(row))
+        return claimed
+
+    def renew(self, server: str, now: float | None = None) -> None:
+        """Keep ``server``'s claims alive."""
+        t = schema.units
+        with self.engine.begin() as conn:
+            conn.execute(t.update().where((t.c.claimed_by == server) & (t.c.status == "playing"))
+                         .values(claimed_at=time.time() if now is None else now))
+
+    def release(self, server: str) -> None:
+        """Give back ``server``'s unfinished units (a clean stop): pending again at once."""
+        t = schema.units
+        with self.engine.begin() as conn:
+            conn.execute(t.update().where((t.c.claimed_by == server) & (t.c.status == "playing"))
+                         .values(status="pending", claimed_by=None, claimed_at=None))
+
+    def drop(self, unit_id: int) -> None:
+        """A unit that will not be played (an entrant of it was disabled before it was)."""
+        t = schema.units
+        with self.engine.begin() as conn:
+            conn.execute(t.update().where((t.c.id == unit_id) & (t.c.status != "done")).values(status="dropped"))
+
+    def units_after(self, last: int) -> list[UnitRow]:
+        """The units made after unit ``last``, oldest first: what the ladder reads to keep its
+        counts without reading the whole season again."""
+        t = schema.units
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(t).where(t.c.id > last).order_by(t.c.id)).all()
+        return [_unit(row) for row in rows]
+
+    def open_units(self) -> int:
+        """Units pending or being played."""
+        t = schema.units
+        with self.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(t).where(t.c.status != "done")
+                                    ).scalar_one())
+
+    def played_rotations(self, unit_id: int) -> set[int]:
+        t = schema.matches
+        with self.engine.connect() as conn:
+            return set(conn.execute(sa.select(t.c.rotation).where(t.c.unit_id == unit_id)).scalars())
+
+    # -- matches --------------------------------------------------------------------------------
+
+    def store_match(self, unit_id: int, rotation: int, seating: Sequence[int], line: str, rated: bool,
+                    faulted: Sequence[int], now: float | None = None) -> int | None:
+        """Commit one finished match (its record ``line``, the version in each seat, the seats
+        that faulted) and the unit's progress, in one transaction; None when the match was
+        stored already (the database refuses a second (unit, rotation))."""
+        m, a, u = schema.matches, schema.appearances, schema.units
+        try:
+            with self.engine.begin() as conn:
+                result = conn.execute(m.insert().values(
+                    unit_id=unit_id, rotation=rotation, seating=json.dumps(list(seating)), record=line, rated=rated,
+                    faults=len(faulted), finished=time.time() if now is None else now))
+                match_id = _new_id(result)
+                conn.execute(a.insert(), [{"match_id": match_id, "version_id": version, "seat": seat,
+                                           "faulted": seat in faulted} for seat, version in enumerate(seating)])
+                played = conn.execute(sa.select(sa.func.count()).select_from(m).where(m.c.unit_id == unit_id)
+                                      ).scalar_one()
+                rotations = conn.execute(sa.select(u.c.rotations).where(u.c.id == unit_id)).scalar_one()
+                if played >= rotations:
+                    conn.execute(u.update().where(u.c.id == unit_id).values(status="done"))
+                return match_id
+        except sa.exc.IntegrityError:
+            if rotation in self.played_rotations(unit_id):
+                return None  # stored already: by another server, or before a restart
+            raise
+
+    def match_count(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(sa.select(sa.func.count()).select_from(schema.matches)).scalar_one())
+
+    def matches(self, limit: int = 50, after: int | None = None, entrant: str | None = None) -> list[StoredMatch]:
+        """The newest matches first (``after``: only those with a smaller id, for paging), of
+        one entrant's versions when ``entrant`` is given."""
+        m = schema.matches
+        query = sa.select(m.c.id, m.c.unit_id, m.c.rotation, m.c.seating, m.c.rated, m.c.faults, m.c.finished)
+        if after is not None:
+            query = query.where(m.c.id < after)
+        if entrant is not None:
+            a, v, e = schema.appearances, schema.versions, schema.entrants
+            query = query.where(m.c.id.in_(
+                sa.select(a.c.match_id).join(v, v.c.id == a.c.version_id).join(e, e.c.id == v.c.entrant_id)
+                .where(e.c.name == entrant)))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query.order_by(m.c.id.desc()).limit(limit)).all()
+        return [StoredMatch(r.id, r.unit_id, r.rotation, tuple(json.loads(r.seating)), bool(r.rated), r.faults,
+                            r.finished) for r in rows]
+
+    def record_line(self, match_id: int) -> str | None:
+        m = schema.matches
+        with self.engine.connect() as conn:
+            found = conn.execute(sa.select(m.c.record).where(m.c.id == match_id)).scalar()
+        return None if found is None else str(found)
+
+    def records(self, since: float | None = None, rated_only: bool = False,
+                batch: int = 500) -> Iterator[tuple[StoredMatch, str]]:
+        """Every stored match with its record line, oldest first, read in batches (memory
+        stays flat over a season)."""
+        m = schema.matches
+        last = 0
+        while True:
+            query = sa.select(m).where(m.c.id > last)
+            if since is not None:
+                query = query.where(m.c.finished >= since)
+            if rated_only:
+                query = query.where(m.c.rated == sa.true())
+            with self.engine.connect() as conn:
+                rows = conn.execute(query.order_by(m.c.id).limit(batch)).all()
+            if not rows:
+                return
+            for r in rows:
+                yield (StoredMatch(r.id, r.unit_id, r.rotation, tuple(json.loads(r.seating)), bool(r.rated),
+                                   r.faults, r.finished), r.record)
+            last = rows[-1].id
+
+    def recent_faults(self, entrant_id: int, window: int) -> tuple[int, int]:
+        """Of an entrant's last ``window`` matches (every version), how many it faulted in,
+        and how many there were."""
+        a, v = schema.appearances, schema.versions
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(a.c.match_id, sa.func.max(sa.cast(a.c.faulted, sa.Integer)))
+                .join(v, v.c.id == a.c.version_id).where(v.c.entrant_id == entrant_id)
+                .group_by(a.c.match_id).order_by(a.c.match_id.desc()).limit(window)).all()
+        return sum(1 for _, f in rows if f), len(rows)
+
+    # -- standings ------------------------------------------------------------------------------
+
+    def save_standings(self, table: dict[str, Any], matches: int, now: float | None = None) -> None:
+        t = schema.standings
+        with self.engine.begin() as conn:
+            conn.execute(t.delete())
+            conn.execute(t.insert().values(id=1, matches=matches, table=json.dumps(table),
+                                           computed=time.time() if now is None else now))
+
+    def standings(self) -> dict[str, Any] | None:
+        """The latest standings computed, or None before the first."""
+        t = schema.standings
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(t.c.table).where(t.c.id == 1)).first()
+        return None if row is None else dict(json.loads(row.table))
+
+
+def _entrant(row: Any) -> EntrantRow:
+    return EntrantRow(row.id, row.name, row.kind, row.spec, json.loads(row.options), bool(row.enabled),
+                      row.disabled_reason, row.created)
+
+
+def _unit(row: Any) -> UnitRow:
+    lineup = json.loads(row.lineup)
+    return UnitRow(row.id, row.kind, int(row.seed), tuple(lineup["entrants"]), tuple(lineup["versions"]),
+                   row.rotations, row.status, row.created)
+
+
+def _first_line(err: BaseException) -> str:
+    return str(getattr(err, "orig", err)).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+
+
+def _new_id(result: sa.CursorResult[Any]) -> int:
+    """The primary key of the row an insert made."""
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])

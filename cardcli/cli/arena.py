@@ -1,0 +1,287 @@
+"""``cardcli arena``: a season-long competition over a database (``docs/arena.md``).
+
+The commands are thin: each opens the arena's store (:mod:`cardcli.arena.store`) and calls
+one thing. The arena's code (SQLAlchemy, Alembic, the ASGI stack) loads only when an arena
+command runs, and a missing ``cardcli[arena]`` extra is one line that says what to install.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import signal
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from ..errors import Interrupted, UsageError
+from ..games import registry
+from ..games.dealing import new_seed
+from ..referee import Settings
+from ..safe_text import display_name
+from ..seats.limits import Limits
+from ..seats.policy import SandboxMode
+from .common import parse_assignments, print_json, sandbox_policy, warn_options
+from .options import json_option, limit_options, max_deals_option, on_fault_option, sandbox_options, time_options
+
+if TYPE_CHECKING:
+    from ..arena.store import Store
+
+EXTRA = ("sqlalchemy", "alembic")
+
+
+def _need_extra() -> None:
+    missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UsageError(f"the arena needs {', '.join(missing)}: pip install 'cardcli[arena]'")
+
+
+def _open(directory: str) -> Store:
+    _need_extra()
+    from ..arena import directory as arena_dir
+    from ..arena.store import Store
+
+    return Store.open(arena_dir.url_of(Path(directory)))
+
+
+@click.group("arena")
+def arena() -> None:
+    """A season-long competition: entrants join and update their bots while a ladder plays
+    them continuously in duplicate units, every record kept in a database (SQLite in DIR by
+    default, or PostgreSQL), with standings that say how sure they are."""
+
+
+@arena.command("init")
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--game", required=True, help="The game of the season (see `cardcli games`).")
+@click.option("--variant", default=None, help="Rule variant (see `cardcli games`).")
+@click.option("-o", "--option", "options", multiple=True, metavar="NAME=VALUE", help="Set a game option; repeatable.")
+@click.option("--players", type=int, default=None, help="The seats at every table (default: the game's usual count).")
+@click.option("--db", "url", default=None, metavar="URL",
+              help="The database: default SQLite in DIR/arena.db; postgresql://USER@HOST/DB for larger seasons and "
+                   "several serve processes.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="The season's master seed: every unit's deals follow from it and the unit's number.")
+@time_options
+@max_deals_option
+@on_fault_option
+@limit_options
+@sandbox_options(SandboxMode.AUTO)
+def init(directory: str, game: str, variant: str | None, options: tuple[str, ...], players: int | None,
+         url: str | None, seed: int | None, **match: Any) -> None:
+    """Make a new arena in DIRECTORY: its configuration and its database."""
+    _need_extra()
+    from ..arena import directory as arena_dir
+    from ..arena.config import ArenaConfig
+    from ..arena.store import Store, display_url
+
+    path = Path(directory)
+    seed = new_seed() if seed is None else seed
+    game_options = parse_assignments(options)
+    setup = registry.resolve(game, variant, game_options, players, seed)
+    setup.new_match()  # checks the options that depend on the player count
+    warn_options(setup)
+    settings = Settings(match["move_time"], match["startup_time"], match["quit_grace"], match["on_fault"], False,
+                        match["max_deals"], match["time_bank"])
+    limits = Limits(match["bot_memory"], match["bot_cpu"], match["bot_files"], match["bot_procs"])
+    policy = sandbox_policy(match["sandbox_mode"], match["bot_network"], match["sandbox_binds"], (),
+                            match["bot_disk"])
+    config = ArenaConfig(setup.spec.name, setup.variant.name, dict(game_options), setup.num_players, seed,
+                         settings, limits, policy)
+    url = url or arena_dir.default_url(path)
+    if (path / arena_dir.POINTER).exists():
+        raise UsageError(f"{directory} holds an arena already")
+    path.mkdir(parents=True, exist_ok=True)
+    Store.create(url, config).close()
+    arena_dir.write(path, url)
+    click.echo(f"arena {directory}: {setup.spec.name} ({setup.variant.name}), {setup.num_players} players, "
+               f"seed {seed}, database {display_url(url)}")
+
+
+@arena.command("upgrade")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+def upgrade(directory: str) -> None:
+    """Bring the arena's database to this cardcli's schema (back it up first)."""
+    _need_extra()
+    from ..arena import directory as arena_dir
+    from ..arena.store import Store
+
+    before, after = Store.upgrade(arena_dir.url_of(Path(directory)))
+    click.echo(f"schema {before or 'none'} -> {after}" if before != after else f"schema {after}: nothing to do")
+
+
+@arena.group("entrant")
+def entrant() -> None:
+    """Add, list, disable and enable the arena's entrants, and give remote ones new tokens."""
+
+
+@entrant.command("add")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.argument("name")
+@click.option("--remote", is_flag=True, help="A bot that connects with `cardcli connect`: prints NAME TOKEN.")
+@click.option("--command", "spec", default=None, metavar="SPEC",
+              help="A program or built-in player the arena runs: any seat spec (heuristic, ismcts, a command line).")
+@click.option("--option", "bot_options", multiple=True, metavar="OPT=VALUE",
+              help="A protocol option set for the bot at every match; repeatable.")
+def entrant_add(directory: str, name: str, remote: bool, spec: str | None, bot_options: tuple[str, ...]) -> None:
+    """Add the entrant NAME: --remote (a token is printed, once, as NAME TOKEN) or --command SPEC."""
+    from ..remote.tokens import check_name
+
+    if remote == (spec is not None):
+        raise UsageError("give --remote or --command SPEC (one of them)")
+    check_name(name)
+    store = _open(directory)
+    options = parse_assignments(bot_options)
+    from ..arena import secrets
+    from ..arena.store import EntrantKind
+
+    if remote:
+        token, digest = secrets.new_pair()
+        store.add_entrant(name, EntrantKind.REMOTE, f"remote:{name}", options, digest)
+        click.echo(f"{name} {token}")
+        return
+    assert spec is not None
+    from ..seating import make_seat
+
+    make_seat(spec, 0, 0)  # an unknown player or a missing program is refused now, not mid-season
+    store.add_entrant(name, EntrantKind.PROGRAM, spec, options)
+    click.echo(f"{name}: {spec}")
+
+
+@entrant.command("list")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@json_option
+def entrant_list(directory: str, as_json: bool) -> None:
+    """List the entrants: kind, state and what runs them (never a token)."""
+    rows = _open(directory).entrants()
+    if as_json:
+        print_json([{"name": r.name, "kind": r.kind, "spec": r.spec, "options": r.options, "enabled": r.enabled,
+                     "disabled_reason": r.disabled_reason} for r in rows])
+        return
+    for r in rows:
+        state = "enabled" if r.enabled else f"disabled ({display_name(r.disabled_reason or 'by the organiser')})"
+        click.echo(f"{display_name(r.name)}  {r.kind}  {state}  {display_name(r.spec)}")
+
+
+@entrant.command("disable")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.argument("name")
+@click.option("--reason", default="by the organiser", help="Shown to the entrant and in the standings.")
+def entrant_disable(directory: str, name: str, reason: str) -> None:
+    """Stop scheduling NAME (its games are kept)."""
+    _open(directory).set_enabled(name, False, reason)
+    click.echo(f"{name}: disabled")
+
+
+@entrant.command("enable")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.argument("name")
+def entrant_enable(directory: str, name: str) -> None:
+    """Schedule NAME again."""
+    _open(directory).set_enabled(name, True)
+    click.echo(f"{name}: enabled")
+
+
+@entrant.command("token")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.argument("name")
+def entrant_token(directory: str, name: str) -> None:
+    """A new token for the remote entrant NAME, printed as NAME TOKEN; the old one stops working."""
+    from ..arena import secrets
+
+    store = _open(directory)
+    token, digest = secrets.new_pair()
+    store.set_token_hash(name, digest)
+    click.echo(f"{name} {token}")
+
+
+@arena.command("serve")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Matches played at once, in worker processes.")
+@click.option("--stop-after", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Stop once this server has stored N matches (default: run until stopped).")
+@click.option("--lease", type=click.FloatRange(min=1.0), default=60.0, show_default=True, metavar="SECONDS",
+              help="A unit claimed by a server that has not renewed its claim for this long is another's to play.")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print each match as it is stored.")
+def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet: bool) -> None:
+    """Play the ladder until stopped (Ctrl-C or SIGTERM: the matches under way end, the units
+    not finished are given back). SIGKILL loses at most the matches under way, which are
+    played again at the next start."""
+    from ..arena.service import Policy, Service
+    from ..arena.workers import Workers
+
+    store = _open(directory)
+    workers = Workers(jobs)
+    workers.start()  # before any thread of this process: see cardcli.arena.workers
+    service = Service(store, workers, Policy(lease=lease), jobs=jobs,
+                      report=None if quiet else (lambda text: click.echo(text)))
+    signal.signal(signal.SIGTERM, _terminated)
+    click.echo(f"arena {directory}: serving ({jobs} job{'s' if jobs > 1 else ''}); Ctrl-C stops", err=True)
+    stopped = True
+    try:
+        service.run(until=(lambda: service.stored >= stop_after) if stop_after is not None else None)
+        stopped = False
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted", 130) from None
+    finally:
+        workers.close(store.config.settings.quit_grace, now=stopped)
+        store.close()
+
+
+@arena.command("standings")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@json_option
+@click.option("--recompute", is_flag=True, help="Fold every rated record now instead of reading the latest table.")
+def standings(directory: str, as_json: bool, recompute: bool) -> None:
+    """The standings: rank, entrant and version, rating with its interval, the groups the
+    paired results do not separate, matches, faults and state."""
+    from ..arena.service import standings as fold
+
+    store = _open(directory)
+    table = fold(store) if recompute or store.standings() is None else store.standings()
+    assert table is not None
+    if as_json:
+        print_json(table)
+        return
+    click.echo(f"{table['matches']} rated matches; {table['order']}")
+    for row in table["rows"]:
+        tied = row["next"] is not None and not row["next"]["separated"]
+        state = "" if row["enabled"] else f"  disabled: {display_name(row['disabled_reason'] or '')}"
+        faults = sum(row["faults"].values())
+        click.echo(f"{row['rank']:>3}{'=' if _tied_above(table['rows'], row) else ' '} "
+                   f"{display_name(row['entrant'])} {display_name(row['version'])}  "
+                   f"rating {row['rating']:.1f} ± {row['rating_ci']:.1f}  {row['matches']} matches, "
+                   f"{faults} faults{state}{'  (not separated from the next)' if tied else ''}")
+
+
+def _tied_above(rows: list[dict[str, Any]], row: dict[str, Any]) -> bool:
+    """Whether the paired results do not separate ``row`` from the row above it."""
+    at = rows.index(row)
+    return at > 0 and rows[at - 1]["next"] is not None and not rows[at - 1]["next"]["separated"]
+
+
+@arena.command("export")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.argument("out", type=click.Path(dir_okay=False))
+@click.option("--since", type=float, default=None, metavar="EPOCH",
+              help="Only the matches finished at or after this time (seconds since the epoch).")
+def export(directory: str, out: str, since: float | None) -> None:
+    """Write every stored record to OUT (JSON lines that `cardcli verify` checks)."""
+    store = _open(directory)
+    count = 0
+    target = sys.stdout if out == "-" else open(out, "w", encoding="utf-8")
+    try:
+        for _, line in store.records(since=since):
+            target.write(line.rstrip("\n") + "\n")
+            count += 1
+    finally:
+        if target is not sys.stdout:
+            target.close()
+    click.echo(f"{count} records written to {out}", err=True)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM stops the server as Ctrl-C does."""
+    raise Interrupted("terminated", 143)
