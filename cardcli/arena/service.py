@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import attrs
 
@@ -27,6 +27,11 @@ from ..tournament.schedule import MatchPlan, plan
 from ..tournament.worker import Finished
 from . import ladder
 from .store import EntrantKind, EntrantRow, Store, UnitRow
+from .workers import Workers
+
+if TYPE_CHECKING:
+    from ..remote.hub import Listener
+    from ..remote.seat import RemoteContext
 
 UNVERSIONED = "unversioned"
 """The version label of a bot that does not say ``id version``."""
@@ -60,11 +65,15 @@ class Slot:
     entrants: tuple[int, ...]
 
 
-def batch(store: Store, units: Sequence[UnitRow], entrants: dict[int, EntrantRow]
-          ) -> tuple[Config, list[MatchPlan], dict[int, Slot]]:
+def batch(store: Store, units: Sequence[UnitRow], entrants: dict[int, EntrantRow],
+          remote: RemoteContext | None = None) -> tuple[Config, list[MatchPlan], dict[int, Slot]]:
     """One tournament configuration for ``units`` and the matches still to play: each unit's
     rotations (as :func:`cardcli.tournament.schedule.plan` makes one deal set's, from the
-    unit's seed) with the seats mapped to the batch's entrants."""
+    unit's seed) with the seats mapped to the batch's entrants.
+
+    With a remote entrant among them, no bot is kept alive from one match to the next: a kept
+    remote bot would hold one of its entrant's connections idle in one worker while another
+    worker waits for it; each match's bot quits, and the relay connects again."""
     cfg = store.config
     order: list[int] = []
     for unit in units:
@@ -75,6 +84,8 @@ def batch(store: Store, units: Sequence[UnitRow], entrants: dict[int, EntrantRow
     rows = [entrants[e] for e in order]
     config = cfg.tournament(tuple((row.name, row.spec) for row in rows), cfg.seed,
                             {row.name: {"options": row.options} for row in rows if row.options})
+    if any(row.kind == EntrantKind.REMOTE for row in rows):
+        config = attrs.evolve(config, keep_alive=False, remote=remote)
     teams = registry.get(cfg.game).teams(cfg.players)
     plans: list[MatchPlan] = []
     slots: dict[int, Slot] = {}
@@ -96,17 +107,33 @@ def rotations(store: Store, group: int) -> int:
     return sum(1 for _ in plan(group, cfg.players, registry.get(cfg.game).teams(cfg.players), 1, 0))
 
 
+@attrs.frozen
+class Remote:
+    """The remote entrants' side of a server: its listener (which admits the entrants' token
+    hashes) and the context its workers' remote seats reach it through."""
+
+    listener: Listener
+    context: RemoteContext
+    connections: int = 4
+    """How many connections each remote entrant may hold (its relay's ``--concurrency``)."""
+
+    def admit(self, entrants: Sequence[EntrantRow], hashes: dict[str, str]) -> None:
+        enabled = [row.name for row in entrants if row.kind == EntrantKind.REMOTE and row.enabled]
+        self.listener.admit({name: hashes[name] for name in enabled if name in hashes},
+                            dict.fromkeys(enabled, self.connections))
+
+
 class Service:
     """One ``serve`` process's work over the arena's database."""
 
     def __init__(self, store: Store, executor: Executor, policy: Policy = Policy(), jobs: int = 1,
-                 available: Callable[[EntrantRow], bool] | None = None,
+                 remote: Remote | None = None,
                  report: Callable[[str], None] | None = None, server: str | None = None):
         self.store = store
         self.executor = executor
         self.policy = policy
         self.jobs = max(1, jobs)
-        self.available = available or (lambda row: row.kind == EntrantKind.PROGRAM)
+        self.remote = remote
         self.report = report or (lambda text: None)
         self.server = server or uuid.uuid4().hex[:16]
         self.stop = threading.Event()
@@ -137,6 +164,8 @@ class Service:
         """One batch: top the schedule up, claim units and play them. False when there was
         nothing to play."""
         entrants = {row.id: row for row in self.store.entrants()}
+        if self.remote is not None:
+            self.remote.admit(list(entrants.values()), self.store.token_hashes())
         self.schedule(entrants)
         want = self.policy.batch_units or 2 * self.jobs
         units = []
@@ -147,12 +176,41 @@ class Service:
                 self.store.drop(unit.id)
         if not units:
             return False
-        config, plans, slots = batch(self.store, units, entrants)
+        config, plans, slots = batch(self.store, units, entrants,
+                                     self.remote.context if self.remote is not None else None)
         if plans:
-            self.executor.play(config, plans, lambda finished: self.store_finished(finished, slots, entrants))
+            store = lambda finished: self.store_finished(finished, slots, entrants)  # noqa: E731
+            if isinstance(self.executor, Workers):
+                self.executor.play(config, plans, store, self._may_start(config))
+            else:
+                self.executor.play(config, plans, store)
         if self._dirty and time.time() >= self._standings_due:
             self.refresh_standings()
         return True
+
+    def available(self, row: EntrantRow) -> bool:
+        """Whether an entrant can be scheduled now: a program always, a remote bot while it
+        holds a connection."""
+        if row.kind == EntrantKind.PROGRAM:
+            return True
+        return self.remote is not None and self.remote.listener.sessions(row.name) > 0
+
+    def _may_start(self, config: Config) -> Callable[[MatchPlan, Sequence[MatchPlan]], bool]:
+        """A match may start when each remote entrant in it holds a connection for each of its
+        seats beyond the seats it fills in the matches under way."""
+        remote = {i for i, (name, spec) in enumerate(config.entrants) if spec.startswith("remote:")}
+        if not remote or self.remote is None:
+            return lambda match, running: True
+        listener = self.remote.listener
+
+        def may_start(match: MatchPlan, running: Sequence[MatchPlan]) -> bool:
+            for e in remote & set(match.seating):
+                busy = sum(m.seating.count(e) for m in running)
+                if busy + match.seating.count(e) > listener.sessions(config.entrants[e][0]):
+                    return False
+            return True
+
+        return may_start
 
     def _renew(self) -> None:
         while not self.stop.wait(self.policy.lease / 4):

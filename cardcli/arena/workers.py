@@ -19,7 +19,7 @@ import multiprocessing.connection
 import signal
 import sys
 from collections import deque
-from typing import Any, Sequence, cast
+from typing import Any, Callable, Sequence, cast
 
 from ..errors import CardcliError
 from ..tournament.config import Config
@@ -29,6 +29,9 @@ from ..tournament.worker import BotPool, Finished, run_one
 
 IN_FLIGHT = 2
 """Matches handed to a worker ahead of its results, as the tournament's workers are fed."""
+
+MayStart = Callable[[MatchPlan, Sequence[MatchPlan]], bool]
+"""Whether a match may start while the given matches are under way."""
 
 
 class WorkerLost(CardcliError):
@@ -94,15 +97,30 @@ class Workers(Executor):
             self._workers[at], self._ends[at] = worker, parent_end
             self._in_flight[at] = deque()
 
-    def play(self, config: Config, pending: Sequence[MatchPlan], store: Store) -> None:
+    def play(self, config: Config, pending: Sequence[MatchPlan], store: Store,
+             may_start: MayStart | None = None) -> None:
+        """As :meth:`Executor.play`; with ``may_start``, a match is handed to a worker only
+        when it says so, given the matches under way (a remote bot plays as many matches at
+        once as it holds connections). When nothing is under way, the first match left starts
+        whatever it says: a bot that never connects is then a recorded fault, not a hang."""
         if not self._workers:
             self.start()
         work: deque[MatchPlan] = deque(pending)
         left = len(pending)
 
+        def next_match() -> MatchPlan | None:
+            running = [m for flight in self._in_flight for m in flight]
+            for match in work:
+                if may_start is None or not running or may_start(match, running):
+                    work.remove(match)
+                    return match
+            return None
+
         def feed(k: int) -> None:
             while work and len(self._in_flight[k]) < IN_FLIGHT:
-                match = work.popleft()
+                match = next_match()
+                if match is None:
+                    return
                 try:
                     self._ends[k].send((config, match))
                 except (BrokenPipeError, ConnectionResetError, OSError):
@@ -126,7 +144,8 @@ class Workers(Executor):
                     self._in_flight[k].popleft()
                     left -= 1
                     store(finished)
-                    feed(k)
+                    for j in [k, *range(self.jobs)]:  # a match held back may start now
+                        feed(j)
                 elif not self._workers[k].is_alive():
                     while end.poll():
                         try:

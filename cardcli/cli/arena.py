@@ -26,6 +26,7 @@ from .common import parse_assignments, print_json, sandbox_policy, warn_options
 from .options import json_option, limit_options, max_deals_option, on_fault_option, sandbox_options, time_options
 
 if TYPE_CHECKING:
+    from ..arena.service import Remote
     from ..arena.store import Store
 
 EXTRA = ("sqlalchemy", "alembic")
@@ -205,17 +206,32 @@ def entrant_token(directory: str, name: str) -> None:
 @click.option("--lease", type=click.FloatRange(min=1.0), default=60.0, show_default=True, metavar="SECONDS",
               help="A unit claimed by a server that has not renewed its claim for this long is another's to play.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print each match as it is stored.")
-def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet: bool) -> None:
+@click.option("--listen", metavar="[HOST:]PORT", default=None,
+              help="Accept remote entrants (cardcli connect) on this address; a bare PORT listens on 127.0.0.1 only.")
+@click.option("--cert", type=click.Path(dir_okay=False, exists=True), default=None, metavar="PEM",
+              help="Serve wss:// (TLS) with this certificate chain; needs --key.")
+@click.option("--key", "key_path", type=click.Path(dir_okay=False, exists=True), default=None, metavar="PEM",
+              help="The private key of --cert.")
+@click.option("--connections", type=click.IntRange(min=1, max=64), default=4, show_default=True, metavar="N",
+              help="Connections each remote entrant may hold: the matches it plays at once (its relay's "
+                   "--concurrency).")
+@click.option("--connect-time", type=click.FloatRange(min=0.1), default=60.0, show_default=True, metavar="SECONDS",
+              help="How long a match waits for a remote entrant's bot to take its seat.")
+def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet: bool, listen: str | None,
+          cert: str | None, key_path: str | None, connections: int, connect_time: float) -> None:
     """Play the ladder until stopped (Ctrl-C or SIGTERM: the matches under way end, the units
     not finished are given back). SIGKILL loses at most the matches under way, which are
     played again at the next start."""
     from ..arena.service import Policy, Service
     from ..arena.workers import Workers
 
+    if (cert is None) != (key_path is None):
+        raise UsageError("--cert and --key go together")
     store = _open(directory)
     workers = Workers(jobs)
     workers.start()  # before any thread of this process: see cardcli.arena.workers
-    service = Service(store, workers, Policy(lease=lease), jobs=jobs,
+    remote = _listen(store, listen, cert, key_path, connections, connect_time) if listen is not None else None
+    service = Service(store, workers, Policy(lease=lease), jobs=jobs, remote=remote,
                       report=None if quiet else (lambda text: click.echo(text)))
     signal.signal(signal.SIGTERM, _terminated)
     click.echo(f"arena {directory}: serving ({jobs} job{'s' if jobs > 1 else ''}); Ctrl-C stops", err=True)
@@ -227,7 +243,32 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
         raise Interrupted("interrupted", 130) from None
     finally:
         workers.close(store.config.settings.quit_grace, now=stopped)
+        if remote is not None:
+            remote.listener.close()
         store.close()
+
+
+def _listen(store: Store, listen: str, cert: str | None, key_path: str | None, connections: int,
+            connect_time: float) -> Remote:
+    """The listener for remote entrants, serving: it checks tokens against the stored hashes
+    and admits the enabled remote entrants (the service keeps that list current)."""
+    from ..arena import secrets
+    from ..arena.service import Remote
+    from ..arena.store import EntrantKind
+    from ..remote.hub import Address, Listener, Tls
+    from ..remote.seat import RemoteContext
+
+    remote_names = [row.name for row in store.entrants() if row.kind == EntrantKind.REMOTE]
+    tls = Tls(cert, key_path) if cert is not None and key_path is not None else None
+    # room for the entrants added later in the season: the caps on connections are set here
+    room = dict.fromkeys(remote_names or ["-"], connections)
+    listener = Listener(Address.parse(listen), {}, room, tls, verify=secrets.matches)
+    listener.bind()
+    remote = Remote(listener, RemoteContext(listener.link_path, connect_time), connections)
+    remote.admit(store.entrants(), store.token_hashes())
+    listener.start()
+    click.echo(f"arena: listening on {listener.url} for remote entrants", err=True)
+    return remote
 
 
 @arena.command("standings")

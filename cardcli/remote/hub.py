@@ -45,7 +45,7 @@ import threading
 import time
 from asyncio import constants as asyncio_constants
 from collections import deque
-from typing import Any, Coroutine, Mapping
+from typing import Any, Callable, Coroutine, Mapping
 
 import attrs
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -519,12 +519,17 @@ class Listener:
     tells every connected bot that the referee is done and stops."""
 
     def __init__(self, address: Address, tokens: Mapping[str, str], capacity: Mapping[str, int],
-                 tls: Tls | None = None, reconnect_time: float = 15.0, limits: Limits = Limits()):
+                 tls: Tls | None = None, reconnect_time: float = 15.0, limits: Limits = Limits(),
+                 verify: Callable[[str, str], bool] = wire.same_secret):
         self.address = address
         self.tokens = dict(tokens)
+        """Name → what its token is checked against: the token itself (a tokens file), or what
+        ``verify`` compares a token with (the arena keeps only a hash)."""
         self.capacity = dict(capacity)
         """How many connections each name may hold at once: as many seats as it can fill at the
         same time. A further connection is refused (``taken``)."""
+        self.verify = verify
+        """Whether a token given (first) is the one kept (second), in constant time."""
         self.tls = tls.context() if tls is not None else None
         self.reconnect_time = reconnect_time
         self.limits = limits
@@ -610,6 +615,16 @@ class Listener:
         log.info("connections at most: %d, %d of them waiting to authenticate (open files: %d of %d, "
                  "%d kept for the referee)", self.caps.connections, self.caps.pending, self.caps.in_use, limit,
                  self.caps.reserved)
+
+    def admit(self, tokens: Mapping[str, str], capacity: Mapping[str, int]) -> None:
+        """Replace who may connect and how many connections each may hold, while serving (an
+        arena's entrants come, go and change tokens during its season). A session already
+        connected stays; a name no longer admitted cannot connect again."""
+        self.tokens, self.capacity = dict(tokens), dict(capacity)
+
+    def sessions(self, name: str) -> int:
+        """How many sessions ``name`` holds now (connected, or reconnecting within the window)."""
+        return self._live.get(name, 0)
 
     def start(self) -> None:
         """Serve in a thread of this process (call after any fork)."""
@@ -778,7 +793,7 @@ class Listener:
                 await _refuse(ws, "frame", str(err))
                 return
             expected = self.tokens.get(auth.name)
-            good = wire.same_secret(auth.token, expected if expected is not None else self._dummy)
+            good = self.verify(auth.token, expected if expected is not None else self._dummy)
             if expected is None or not good:
                 self._book.failed(key)
                 log.info("refused %s from %s: wrong name or token", printable(auth.name), address)
