@@ -26,7 +26,7 @@ from ..tournament.executor import Executor
 from ..tournament.schedule import MatchPlan, plan
 from ..tournament.worker import Finished
 from . import ladder
-from .store import EntrantKind, EntrantRow, Store, UnitRow
+from .store import LADDER, EntrantKind, EntrantRow, Store, UnitRow
 from .workers import Workers
 
 if TYPE_CHECKING:
@@ -54,6 +54,9 @@ class Policy:
     """Seconds between two refreshes of the standings while matches are played."""
     batch_units: int = 0
     """Units claimed at once (0: two per job)."""
+
+
+DEFAULT_POLICY = Policy()
 
 
 @attrs.frozen
@@ -126,10 +129,13 @@ class Remote:
 class Service:
     """One ``serve`` process's work over the arena's database."""
 
-    def __init__(self, store: Store, executor: Executor, policy: Policy = Policy(), jobs: int = 1,
+    def __init__(self, store: Store, executor: Executor, policy: Policy = DEFAULT_POLICY, jobs: int = 1,
                  remote: Remote | None = None,
-                 report: Callable[[str], None] | None = None, server: str | None = None):
+                 report: Callable[[str], None] | None = None, server: str | None = None, kind: str = LADDER):
         self.store = store
+        self.kind = kind
+        """The units this service plays: the ladder's (which it schedules), or a finals' (made
+        beforehand, :mod:`.finals`)."""
         self.executor = executor
         self.policy = policy
         self.jobs = max(1, jobs)
@@ -166,10 +172,11 @@ class Service:
         entrants = {row.id: row for row in self.store.entrants()}
         if self.remote is not None:
             self.remote.admit(list(entrants.values()), self.store.token_hashes())
-        self.schedule(entrants)
+        if self.kind == LADDER:
+            self.schedule(entrants)
         want = self.policy.batch_units or 2 * self.jobs
         units = []
-        for unit in self.store.claim(self.server, want, self.policy.lease):
+        for unit in self.store.claim(self.server, want, self.policy.lease, kind=self.kind):
             if all(entrants[e].enabled for e in unit.lineup):
                 units.append(unit)
             else:
@@ -301,24 +308,30 @@ class Service:
     # -- standings --------------------------------------------------------------------------
 
     def refresh_standings(self) -> None:
+        if self.kind != LADDER:
+            return
         table = standings(self.store)
         self.store.save_standings(table, table["matches"])
         self._dirty = False
         self._standings_due = time.time() + self.policy.standings_every
 
 
-def standings(store: Store) -> dict[str, Any]:
-    """The standings from every rated record, as the tournament's table folds them (ratings
-    with intervals, paired duplicate results, the groups not separated), one row per version,
-    each with its entrant's name and state."""
+def standings(store: Store, kind: str = LADDER) -> dict[str, Any]:
+    """The standings from every rated record of the ladder (or every record of a finals), as
+    the tournament's table folds them (ratings with intervals, paired duplicate results, the
+    groups not separated), one row per version that played, each with its entrant's name and
+    state."""
     versions = store.versions()
+    matches = 0
+    if kind != LADDER:  # a finals' table lists its finalists only
+        played = {version for match, _ in store.records(kind=kind) for version in match.seating}
+        versions = [v for v in versions if v["id"] in played]
     names = [str(v["id"]) for v in versions]
     index = {v["id"]: i for i, v in enumerate(versions)}
-    matches = 0
 
     def rated() -> Any:
         nonlocal matches
-        for match, line in store.records(rated_only=True):
+        for match, line in store.records(rated_only=kind == LADDER, kind=kind):
             matches += 1
             record = Record.from_json(records.load_json(line.encode("utf-8")))
             tag = record.tournament

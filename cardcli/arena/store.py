@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -36,16 +37,24 @@ HEAD = "0001"
 ``cardcli arena upgrade``, never silently."""
 
 
-class EntrantKind:
+class EntrantKind(StrEnum):
+    """Who runs an entrant's bot (the values are the texts stored)."""
+
     REMOTE = "remote"
+    """Its author, connecting with ``cardcli connect``."""
     PROGRAM = "program"
+    """The arena: a program or built-in player, sandboxed as tournaments run them."""
+
+
+LADDER = "ladder"
+"""The kind of the ladder's units; a finals' units are ``finals/N``."""
 
 
 @attrs.frozen
 class EntrantRow:
     id: int
     name: str
-    kind: str
+    kind: EntrantKind
     spec: str
     options: dict[str, str]
     enabled: bool
@@ -290,16 +299,17 @@ class Store:
                              .values(seed=deal_set_seed(self.config.seed, unit_id)))
             return unit_id
 
-    def claim(self, server: str, limit: int, lease: float, now: float | None = None) -> list[UnitRow]:
-        """Up to ``limit`` units for ``server`` to play, oldest first: pending ones, and ones
-        whose claim has not been renewed within ``lease`` seconds (their server died)."""
+    def claim(self, server: str, limit: int, lease: float, now: float | None = None,
+              kind: str = LADDER) -> list[UnitRow]:
+        """Up to ``limit`` units of ``kind`` for ``server`` to play, oldest first: pending ones,
+        and ones whose claim has not been renewed within ``lease`` seconds (their server died)."""
         t = schema.units
         now = time.time() if now is None else now
         claimed: list[UnitRow] = []
         with self.engine.connect() as conn:
             candidates = conn.execute(
-                sa.select(t.c.id).where((t.c.status == "pending")
-                                        | ((t.c.status == "playing") & (t.c.claimed_at < now - lease)))
+                sa.select(t.c.id).where((t.c.kind == kind) & (
+                    (t.c.status == "pending") | ((t.c.status == "playing") & (t.c.claimed_at < now - lease))))
                 .order_by(t.c.id).limit(limit * 4)).scalars().all()
         for unit_id in candidates:
             if len(claimed) >= limit:
@@ -342,12 +352,18 @@ class Store:
             rows = conn.execute(sa.select(t).where(t.c.id > last).order_by(t.c.id)).all()
         return [_unit(row) for row in rows]
 
-    def open_units(self) -> int:
-        """Units pending or being played."""
+    def open_units(self, kind: str = LADDER) -> int:
+        """Units of ``kind`` pending or being played."""
         t = schema.units
         with self.engine.connect() as conn:
-            return int(conn.execute(sa.select(sa.func.count()).select_from(t).where(t.c.status != "done")
-                                    ).scalar_one())
+            return int(conn.execute(sa.select(sa.func.count()).select_from(t).where(
+                (t.c.kind == kind) & t.c.status.in_(("pending", "playing")))).scalar_one())
+
+    def unit_kinds(self) -> list[str]:
+        """Every kind of unit made so far (the ladder's, and each finals')."""
+        t = schema.units
+        with self.engine.connect() as conn:
+            return sorted(conn.execute(sa.select(t.c.kind).distinct()).scalars())
 
     def played_rotations(self, unit_id: int) -> set[int]:
         t = schema.matches
@@ -408,14 +424,16 @@ class Store:
             found = conn.execute(sa.select(m.c.record).where(m.c.id == match_id)).scalar()
         return None if found is None else str(found)
 
-    def records(self, since: float | None = None, rated_only: bool = False,
+    def records(self, since: float | None = None, rated_only: bool = False, kind: str | None = None,
                 batch: int = 500) -> Iterator[tuple[StoredMatch, str]]:
-        """Every stored match with its record line, oldest first, read in batches (memory
-        stays flat over a season)."""
-        m = schema.matches
+        """Every stored match with its record line (of units of ``kind`` only, when given),
+        oldest first, read in batches (memory stays flat over a season)."""
+        m, u = schema.matches, schema.units
         last = 0
         while True:
             query = sa.select(m).where(m.c.id > last)
+            if kind is not None:
+                query = query.where(m.c.unit_id.in_(sa.select(u.c.id).where(u.c.kind == kind)))
             if since is not None:
                 query = query.where(m.c.finished >= since)
             if rated_only:
@@ -458,7 +476,7 @@ class Store:
 
 
 def _entrant(row: Any) -> EntrantRow:
-    return EntrantRow(row.id, row.name, row.kind, row.spec, json.loads(row.options), bool(row.enabled),
+    return EntrantRow(row.id, row.name, EntrantKind(row.kind), row.spec, json.loads(row.options), bool(row.enabled),
                       row.disabled_reason, row.created)
 
 

@@ -271,6 +271,55 @@ def _listen(store: Store, listen: str, cert: str | None, key_path: str | None, c
     return remote
 
 
+@arena.command("finals")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.option("--top", type=click.IntRange(min=2), required=True, metavar="K",
+              help="The finalists: the K enabled entrants the ladder ranks highest, each in its current version.")
+@click.option("--deal-sets", type=click.IntRange(min=1), required=True, metavar="N",
+              help="Deal sets of the duplicate round robin (each played in every rotation).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="The finals' seed: the same seed and finalists play the same deals in the same seats.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Matches played at once, in worker processes.")
+@click.option("--listen", metavar="[HOST:]PORT", default=None, help="Accept remote finalists on this address.")
+@click.option("--connect-time", type=click.FloatRange(min=0.1), default=60.0, show_default=True, metavar="SECONDS",
+              help="How long a match waits for a remote finalist's bot to take its seat.")
+@json_option
+def finals(directory: str, top: int, deal_sets: int, seed: int | None, jobs: int, listen: str | None,
+           connect_time: float, as_json: bool) -> None:
+    """Freeze the top K versions and play them a duplicate round robin; print the final
+    standings (written to DIR/finals-N.json too), with the groups not separated."""
+    import json
+
+    from ..arena import finals as season_finals
+    from ..arena.workers import Workers
+
+    store = _open(directory)
+    seed = new_seed() if seed is None else seed
+    made = season_finals.prepare(store, top, deal_sets, seed)
+    click.echo(f"{made.kind}: seed {seed}, {deal_sets} deal sets, finalists "
+               f"{', '.join(f'{display_name(e)} {display_name(v)}' for e, v in made.finalists)}", err=True)
+    workers = Workers(jobs)
+    workers.start()
+    remote = _listen(store, listen, None, None, jobs, connect_time) if listen is not None else None
+    signal.signal(signal.SIGTERM, _terminated)
+    try:
+        table = season_finals.play(store, made, workers, jobs, remote=remote)
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted", 130) from None
+    finally:
+        workers.close(store.config.settings.quit_grace)
+        if remote is not None:
+            remote.listener.close()
+    out = Path(directory) / f"{made.kind.replace('/', '-')}.json"
+    out.write_text(json.dumps(table, indent=2) + "\n")
+    if as_json:
+        print_json(table)
+    else:
+        _print_table(table)
+    store.close()
+
+
 @arena.command("standings")
 @click.argument("directory", type=click.Path(file_okay=False, exists=True))
 @json_option
@@ -286,7 +335,13 @@ def standings(directory: str, as_json: bool, recompute: bool) -> None:
     if as_json:
         print_json(table)
         return
-    click.echo(f"{table['matches']} rated matches; {table['order']}")
+    _print_table(table)
+
+
+def _print_table(table: dict[str, Any]) -> None:
+    """A standings table as text: each row with its rating interval, and where the paired
+    results do not separate it from its neighbours."""
+    click.echo(f"{table['matches']} {'' if 'finals' in table else 'rated '}matches; {table['order']}")
     for row in table["rows"]:
         tied = row["next"] is not None and not row["next"]["separated"]
         state = "" if row["enabled"] else f"  disabled: {display_name(row['disabled_reason'] or '')}"
