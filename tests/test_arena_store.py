@@ -132,6 +132,14 @@ def _dump(store: Store) -> str:
     return "\n".join(out)
 
 
+def test_a_finals_units_are_not_the_ladder_s(store: Store) -> None:
+    a = store.add_entrant("a", EntrantKind.PROGRAM, "random")
+    store.add_unit("finals/1", [a], [None], 1)
+    assert store.claim("s", 5, lease=60) == [] and store.open_units() == 0
+    assert store.open_units("finals/1") == 1 and store.unit_kinds() == ["finals/1"]
+    assert [u.kind for u in store.claim("s", 5, lease=60, kind="finals/1")] == ["finals/1"]
+
+
 def test_a_unit_is_claimed_by_one_server_and_a_dead_server_s_by_another_after_the_lease(store: Store) -> None:
     a = store.add_entrant("a", EntrantKind.PROGRAM, "random")
     b = store.add_entrant("b", EntrantKind.PROGRAM, "random")
@@ -150,8 +158,8 @@ def test_a_unit_is_claimed_by_one_server_and_a_dead_server_s_by_another_after_th
 def test_a_unit_s_seed_follows_from_the_season_s_seed(store: Store) -> None:
     a = store.add_entrant("a", EntrantKind.PROGRAM, "random")
     one = store.add_unit("ladder", [a], [None], 1)
-    fixed = store.add_unit("finals", [a], [None], 1, seed=77)
-    seeds = {u.id: u.seed for u in store.claim("s", 5, lease=60)}
+    fixed = store.add_unit("finals/1", [a], [None], 1, seed=77)
+    seeds = {u.id: u.seed for kind in ("ladder", "finals/1") for u in store.claim("s", 5, lease=60, kind=kind)}
     from cardcli.tournament.schedule import deal_set_seed
 
     assert seeds == {one: deal_set_seed(CONFIG.seed, one), fixed: 77}
