@@ -14,12 +14,12 @@ fallback moves swapped for other legal ones all show.
 
 from __future__ import annotations
 
-from typing import Any, Generator
+from typing import Any, Generator, TypeVar
 
 import attrs
 
 from .records import shape as record_shape
-from .records.model import Move, Record
+from .records.model import Deal, Move, Record
 from .errors import MoveError, UsageError, VerificationError
 from .games import registry
 from .games.base import Event, MatchState, Outcome
@@ -38,7 +38,11 @@ class Step:
     move: int | None
     """Index of the move in the deal, or None for the deal itself."""
     events: tuple[Event, ...]
-    data: dict[str, Any]
+    dealt: Deal
+    """The deal as recorded (typed): the walk has built the model, so a reader of the steps
+    needs no dict."""
+    played: Move | None
+    """The move as recorded, or None for the deal itself."""
 
 
 STOPPED = (record_shape.Status.ABORTED, record_shape.Status.INTERRUPTED)
@@ -57,12 +61,29 @@ class Replayed:
     """The record walked, as typed values."""
 
 
-def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> Generator[Step, None, Replayed]:
+def model_of(record: dict[str, Any], where: str = "record") -> Record:
+    """The record as typed values, once its shape is checked: what the walk reads. A reader that
+    shows the match before walking it builds it here and hands it to :func:`walk`, so that it is
+    built (and the shape checked) once. Raises VerificationError, with ``where`` in its message,
+    for a malformed record."""
+    malformed = record_shape.problem(record)
+    if malformed is None:
+        try:
+            return Record.from_json(record)
+        except TypeError as err:  # a format field missing from a record handed over directly
+            malformed = str(err)
+    # the message quotes the record: escaped, as every message of the walk (see walk's fail)
+    raise VerificationError(printable(f"{where}: malformed record: {malformed}"))
+
+
+def walk(record: dict[str, Any], where: str = "record", quiet: bool = False,
+         read: Record | None = None) -> Generator[Step, None, Replayed]:
     """Yield each step of the match; after the last, the generator returns a :class:`Replayed`.
 
     With ``quiet`` the moves are checked and applied without their events and only the deals
     are yielded: what ``verify`` needs, at a fraction of the cost. Raises VerificationError
-    (with ``where`` in its message) at the first difference.
+    (with ``where`` in its message) at the first difference. ``read`` is ``record`` as
+    :func:`model_of` gives it, when the caller has it already: it is then not made again.
     """
 
     def fail(text: str, deal: int | None = None, move: int | None = None) -> VerificationError:
@@ -75,13 +96,8 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
         # `replay` print it, so it is escaped here, once, for both
         return VerificationError(printable(f"{at}: {text}"))
 
-    malformed = record_shape.problem(record)
-    if malformed is not None:
-        raise fail(f"malformed record: {malformed}")
-    try:
-        read = Record.from_json(record)
-    except TypeError as err:  # a format field missing from a record handed over directly
-        raise fail(f"malformed record: {err}") from None
+    if read is None:
+        read = model_of(record, where)
     try:
         setup = registry.resolve(read.game, read.variant, read.options, read.players, read.seed)
         first = setup.first_dealer
@@ -114,7 +130,7 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
             for key, value in facts.items():  # what is dealt is the game's to say: read as written
                 if written.get(key) != value:
                     raise fail(f"the dealt {key} are not the ones the seed deals", number)
-            yield Step(number, None, tuple(events), written)
+            yield Step(number, None, tuple(events), deal, None)
             if quiet:
                 for m, move in enumerate(deal.moves):
                     seat, kind, text, by = move.played()
@@ -122,11 +138,11 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
                         _check_fallback(state, move, points, fallbacks, setup.seed, fail, number, m)
                     _apply(state, seat, kind, text, fail, number, m, quiet)
             else:
-                for m, (move, written_move) in enumerate(zip(deal.moves, written["moves"])):
+                for m, move in enumerate(deal.moves):
                     seat, kind, text, by = move.played()
                     if points or by != "seat":
                         _check_fallback(state, move, points, fallbacks, setup.seed, fail, number, m)
-                    yield Step(number, m, tuple(_apply(state, seat, kind, text, fail, number, m)), written_move)
+                    yield Step(number, m, tuple(_apply(state, seat, kind, text, fail, number, m)), deal, move)
         except (KeyError, TypeError, AttributeError) as err:
             raise fail(f"a field is missing or malformed ({err})", number) from None
         scores = state.deal_scores
@@ -140,7 +156,7 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
         got = scores[number - 1]
         if (deal.points, deal.totals) != (tuple(got.points), tuple(got.totals)):
             raise fail(
-                f"recorded points {_listed(deal.points)} / totals {_listed(deal.totals)}, "
+                f"recorded points {listed(deal.points)} / totals {listed(deal.totals)}, "
                 f"the rules give {list(got.points)} / {list(got.totals)}",
                 number,
             )
@@ -149,8 +165,13 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False) -> 
     return _finish(read, state, driver, fail)
 
 
-def _listed(values: tuple[int, ...] | None) -> list[int] | None:
-    """A list of the model's as the record writes it, for a message."""
+_Item = TypeVar("_Item")
+
+
+def listed(values: tuple[_Item, ...] | None) -> list[_Item] | None:
+    """A list of the model's (points, totals, notes) as the record writes it: for a message,
+    which shows it as the record does, and for JSON that readers compare with the record's
+    lists."""
     return None if values is None else list(values)
 
 

@@ -10,6 +10,7 @@ from .games.registry import Setup
 from .records.shape import Status
 from .records.model import Record
 from .referee import MatchResult
+from .replay import listed
 from .safe_text import DETAIL_WIDTH, display_name, printable
 from .seats.base import Seat
 
@@ -54,7 +55,7 @@ def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> 
         "lower_is_better": bool(outcome and outcome.lower_is_better),
         "deals": len(record.deals),
         "deal_scores": [
-            {"number": d.number, "points": list(d.points), "totals": _listed(d.totals), "notes": list(d.notes)}
+            {"number": d.number, "points": list(d.points), "totals": listed(d.totals), "notes": list(d.notes)}
             for d in record.deals
             if d.points is not None
         ],
@@ -64,10 +65,6 @@ def summary_json(setup: Setup, result: MatchResult, record_path: str | None) -> 
         ],
         "record": record_path,
     }
-
-
-def _listed(values: tuple[int, ...] | None) -> list[int] | None:
-    return None if values is None else list(values)
 
 
 def _last_total(record: Record, seat: int) -> int | None:

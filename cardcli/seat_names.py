@@ -9,19 +9,22 @@ so no two of them name the same seat differently.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for annotations only: this module sits beside the records, not above them
+    from .records.model import Record
 
 
-def seat_names(record: dict[str, Any]) -> list[str]:
+def seat_names(record: Record) -> list[str]:
     """Each seat's name: in a tournament's record, its entrants as the tournament names them;
     otherwise each seat's recorded ``name``."""
     recorded = bot_names(record)
-    entrants = (record.get("tournament") or {}).get("entrants")
-    if isinstance(entrants, list) and len(entrants) == len(recorded):
-        return [str(e) for e in entrants]
+    entrants = record.tournament.entrants if record.tournament is not None else None
+    if entrants is not None and len(entrants) == len(recorded):
+        return list(entrants)
     return recorded
 
 
-def bot_names(record: dict[str, Any]) -> list[str]:
+def bot_names(record: Record) -> list[str]:
     """Each seat's bot as it named itself (``id name``), or as the referee named its player."""
-    return [str(s.get("name", "?")) for s in record.get("seats", [])]
+    return list(record.names)

@@ -11,7 +11,9 @@ from .. import viewer
 from ..errors import UsageError
 from ..games import registry
 from ..protocol_replay import derive
-from ..replay import walk
+from ..records.model import Fault
+from ..records.shape import Status
+from ..replay import model_of, walk
 from ..report import STOPPED_NOTE
 from ..safe_text import DETAIL_WIDTH, display_name, printable
 from ..seat_names import bot_names, seat_names
@@ -109,30 +111,31 @@ def protocol_lines(path: str, seat: int | None, to_bot: bool, select: int | None
 def render(record: dict[str, Any], seat: int | None, where: str, from_deal: int = 1, pause: bool = False) -> None:
     """Print one record. Everything in it was written by whoever wrote the file, so every
     string it supplies is printed through :func:`printable` (the game's renderer does the same
-    for the names it is given)."""
-    spec = registry.get(str(record.get("game")))
-    raw_names = seat_names(record)
+    for the names it is given). The record is read as typed values, built once here (the
+    header comes before the walk) and handed to the walk."""
+    read = model_of(record, where)
+    spec = registry.get(read.game)
+    raw_names = seat_names(read)
     names = [display_name(n) for n in raw_names]
     if seat is not None and not 0 <= seat < len(names):
         raise UsageError(f"--seat {seat}: the match has seats 0 to {len(names) - 1}")
     assert spec.renderer is not None
     renderer = spec.renderer(raw_names)
     view = "all hands shown" if seat is None else f"as seat {seat} saw it"
-    click.echo(f"{spec.title} - variant {printable(record.get('variant'))} - seed {printable(record.get('seed'))}"
-               f" - {view}")
-    bots = bot_names(record)
+    click.echo(f"{spec.title} - variant {printable(read.variant)} - seed {printable(read.seed)} - {view}")
+    bots = bot_names(read)
     click.echo("seats: " + ", ".join(f"{i}:{n}" + (f" (bot {display_name(b)})" if b != raw else "")
                                      for i, (n, raw, b) in enumerate(zip(names, raw_names, bots))))
-    faults = {(f.get("deal"), f.get("move")): f for f in record.get("faults", [])}
-    steps = walk(record, where)
+    faults: dict[tuple[int, int | None], Fault] = {(f.deal, f.move): f for f in read.faults}
+    steps = walk(record, where, read=read)
     try:
         while True:
             step = next(steps)
             shown = False
             fault = faults.get((step.deal, step.move))
             if fault is not None and step.deal >= from_deal:
-                kind, detail = printable(fault.get("kind")), printable(fault.get("detail"), DETAIL_WIDTH)
-                click.echo(f"  ! seat {fault['seat']} {kind}: {detail}")
+                kind, detail = printable(fault.kind), printable(fault.detail, DETAIL_WIDTH)
+                click.echo(f"  ! seat {fault.seat} {kind}: {detail}")
             for event in step.events:
                 if seat is None or event.visible_to(seat):
                     for line in renderer.feed(event):
@@ -146,7 +149,7 @@ def render(record: dict[str, Any], seat: int | None, where: str, from_deal: int 
     click.echo("")
     outcome = replayed.outcome
     if outcome is None:
-        click.echo(STOPPED_NOTE.get(record["status"], "no result"))
+        click.echo(STOPPED_NOTE.get(Status(read.status), "no result"))
         return
 
     def who(seats: tuple[int, ...]) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from ..records import io as records
+from ..records.model import Record
 from ..safe_text import display_name, printable
 from ..seat_names import seat_names
 from ..tournament import results as tables
@@ -59,7 +60,9 @@ class _Follower:
         self.offset = 0
         self.line = 1
 
-    def new_records(self) -> list[dict[str, Any]]:
+    def new_records(self) -> list[Record]:
+        """The records added since the last look, as typed values (each shape-checked by the
+        reader before its model is built)."""
         if not self.path.exists():
             return []
         out = []
@@ -67,32 +70,32 @@ class _Follower:
             if not line.complete:
                 break
             if line.raw.strip():
-                out.append(records.parse(line.raw, f"{self.path}:{line.number}"))
+                out.append(Record.from_json(records.parse(line.raw, f"{self.path}:{line.number}")))
             self.offset, self.line = line.offset + len(line.raw), line.number + 1
         return out
 
 
-def _brief(record: dict[str, Any]) -> dict[str, Any]:
+def _brief(record: Record) -> dict[str, Any]:
     """What the standings need of a record (the whole record is not kept)."""
-    result = record.get("result") or {}
-    names = [s.get("name", "?") for s in record.get("seats", [])]
-    return {"winners": [names[s] for s in result.get("winners", [])],
-            "losers": [names[s] for s in result.get("losers", [])], "names": names}
+    result = record.result
+    names = list(record.names)
+    return {"winners": [names[s] for s in result.winners] if result is not None else [],
+            "losers": [names[s] for s in result.losers] if result is not None else [], "names": names}
 
 
-def _line(number: int, record: dict[str, Any], seat_names: list[str]) -> str:
+def _line(number: int, record: Record, seat_names: list[str]) -> str:
     """One finished game as a line, the seats named by ``seat_names``; every string from the
     record is shown escaped, names through :func:`display_name` as in the table."""
-    result = record.get("result")
+    result = record.result
     names = [display_name(n) for n in seat_names]
-    head = f"game {number}: {printable(record.get('game'))} {printable(record.get('variant'))} " \
-           f"seed {printable(record.get('seed'))}, {len(record.get('deals', []))} deals"
-    if not result:
-        return f"{head}: {printable(record.get('status'))}"
-    if result.get("annulled"):
+    head = f"game {number}: {printable(record.game)} {printable(record.variant)} " \
+           f"seed {printable(record.seed)}, {len(record.deals)} deals"
+    if result is None:
+        return f"{head}: {printable(record.status)}"
+    if result.annulled:
         return f"{head}: annulled"
-    winners = ", ".join(f"{s}:{names[s]}" for s in result["winners"])  # one entrant may fill two seats
-    return f"{head}: won by {winners}; scores {printable(result['scores'])}"
+    winners = ", ".join(f"{s}:{names[s]}" for s in result.winners)  # one entrant may fill two seats
+    return f"{head}: won by {winners}; scores {printable(list(result.scores))}"
 
 
 def _standings(seen: list[dict[str, Any]]) -> str:

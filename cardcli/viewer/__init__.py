@@ -30,7 +30,8 @@ from ..errors import UsageError
 from ..games import registry
 from ..games.base import Event, GameSpec
 from ..records.io import FORMAT_VERSION, software
-from ..replay import walk
+from ..records.model import Move, Record
+from ..replay import listed, walk
 from ..safe_text import DETAIL_WIDTH, display_name, printable
 from ..seat_names import seat_names
 
@@ -120,7 +121,7 @@ def style(games: Iterable[str]) -> str:
     return _inline(_joined(parts), "style")
 
 
-def _step_text(events: Sequence[Event], move: dict[str, Any] | None, seat: int | None) -> str:
+def _step_text(events: Sequence[Event], move: Move | None, seat: int | None) -> str:
     """One step as text: its event lines, one a line; a private line starts ``@S,T `` (its
     audience), a public line is written as is. Lines ``seat`` may not see are left out.
 
@@ -135,7 +136,7 @@ def _step_text(events: Sequence[Event], move: dict[str, Any] | None, seat: int |
         elif seat is None or seat in event.audience:
             lines.append("@" + ",".join(map(str, sorted(event.audience))) + " " + event.line())
     if move is not None:
-        who, kind, token = move["seat"], move["kind"], move["move"]
+        who, kind, token = move.seat, move.kind, move.move
         if not (lines and lines[0] == f"{kind} {who} {token}"):
             public = any(e.audience is None and token in e.args for e in events)
             shown = token if seat is None or seat == who or public else "?"
@@ -160,9 +161,11 @@ def match_data(record: dict[str, Any], where: str = "record", seat: int | None =
     Steps are counted over the match: step 0 is the match before its first deal, then each
     deal's steps in order. Raises VerificationError where the record does not verify.
     """
-    players = len(record.get("seats", []))
-    if seat is not None and players and not 0 <= seat < players:
-        raise UsageError(f"--seat {seat}: {where} has seats 0 to {players - 1}")
+    # a wrong --seat is said before the walk: the record is not shape-checked yet, so its seats
+    # are counted as they came (the walk checks the record and builds its model)
+    seats = len(record.get("seats", []))
+    if seat is not None and seats and not 0 <= seat < seats:
+        raise UsageError(f"--seat {seat}: {where} has seats 0 to {seats - 1}")
     deals: list[dict[str, Any]] = []
     index: dict[tuple[int, int | None], int] = {}
     count = 1  # step 0: before the first deal
@@ -170,58 +173,59 @@ def match_data(record: dict[str, Any], where: str = "record", seat: int | None =
     try:
         while True:
             step = next(steps)
-            if step.move is None:
-                data = step.data
+            if step.played is None:
+                dealt = step.dealt
                 deal: dict[str, Any] = {
-                    "number": step.deal, "dealer": data["dealer"], "points": data.get("points"),
-                    "totals": data.get("totals"), "notes": [printable(n) for n in data.get("notes", [])],
+                    "number": step.deal, "dealer": dealt.dealer, "points": listed(dealt.points),
+                    "totals": listed(dealt.totals), "notes": [printable(n) for n in dealt.notes],
                 }
-                if seat is None and "dead" in data:
-                    deal["dead"] = list(data["dead"])
+                if seat is None and dealt.dead is not None:
+                    deal["dead"] = list(dealt.dead)
                 deal["steps"] = [_step_text(step.events, None, seat)]
                 deals.append(deal)
             else:
-                deals[-1]["steps"].append(_step_text(step.events, step.data, seat))
+                deals[-1]["steps"].append(_step_text(step.events, step.played, seat))
             index[(step.deal, step.move)] = count
             count += 1
-    except StopIteration:
-        pass
+    except StopIteration as stop:
+        read: Record = stop.value.record
     last = count - 1
-    setup = registry.resolve(record["game"], record["variant"], record["options"], players, record["seed"])
+    players = read.players
+    setup = registry.resolve(read.game, read.variant, read.options, players, read.seed)
     spec = setup.spec
     faults = []
     fallback: list[int | None] = [None] * players
-    for fault in record.get("faults", []):
-        deal_no, move_no = fault["deal"], fault["move"]
+    for fault in read.faults:
+        deal_no, move_no = fault.deal, fault.move
         at = 0 if deal_no == 0 else index.get((deal_no, move_no))
-        shown = {"seat": fault["seat"], "kind": printable(fault["kind"]),
-                 "detail": printable(fault["detail"], DETAIL_WIDTH), "deal": deal_no, "move": move_no,
-                 "step": last if at is None else at}
+        shown_at = last if at is None else at
+        shown: dict[str, Any] = {"seat": fault.seat, "kind": printable(fault.kind),
+                                 "detail": printable(fault.detail, DETAIL_WIDTH), "deal": deal_no, "move": move_no,
+                                 "step": shown_at}
         if at is None:
             shown["after"] = True  # where a match stopped at a fault: after the last step
         faults.append(shown)
-        if record["status"] != "aborted":
-            fallback[fault["seat"]] = shown["step"]
-    tournament = record.get("tournament")
+        if read.status != "aborted":
+            fallback[fault.seat] = shown_at
     return {
-        "format_version": record.get("format_version"),
-        "software": printable(record.get("software", "")),
+        "format_version": read.format_version,
+        "software": printable(read.software),
         "where": printable(where),
         "game": spec.name,
         "title": spec.title,
-        "variant": record["variant"],
-        "options": record["options"],
-        "seed": record["seed"],
-        "status": record["status"],
-        "adjudicated": bool(record.get("adjudicated")),
+        "variant": read.variant,
+        "options": read.options,
+        "seed": read.seed,
+        "status": read.status,
+        "adjudicated": read.adjudicated,
         "players": players,
-        "names": [display_name(n) for n in seat_names(record)],
+        "names": [display_name(n) for n in seat_names(read)],
         "lower_is_better": spec.lower_is_better,
         "teams": [list(t) for t in spec.teams(players)],
         "order": spec.play_order(setup.options),
-        "first_dealer": record.get("first_dealer"),
-        "tournament": tournament.get("index") if isinstance(tournament, dict) else None,
-        "result": record.get("result"),
+        "first_dealer": read.first_dealer,
+        "tournament": read.tournament.index if read.tournament is not None else None,
+        "result": read.result.to_json() if read.result is not None else None,
         "faults": faults,
         "fallback_from": fallback,
         "deals": deals,
