@@ -38,8 +38,9 @@ from .games import registry
 from .games.base import Event
 from .records.shape import Status
 from .records.io import OnFault
+from .records.model import Bot, Deal, Fault, Move, Record, Seat
 from .referee import Listener, MatchInterrupted, Referee, Settings
-from .replay import verify
+from .replay import listed, verify
 from .safe_text import DETAIL_WIDTH, printable
 from .seats.base import FAULT_KINDS, Answer, FaultKind, Identity, Request, SeatBase, SeatFault
 from .transcript import FROM_BOT, TO_BOT, Entry
@@ -100,9 +101,9 @@ class FaultReading:
     """When the fault happened: at the start, during the handshake, or at a move."""
 
     @classmethod
-    def of(cls, fault: dict[str, Any]) -> "FaultReading":
-        kind, detail = fault["kind"], fault["detail"]
-        if fault["deal"] == 0:
+    def of(cls, fault: Fault) -> "FaultReading":
+        kind, detail = fault.kind, fault.detail
+        if fault.deal == 0:
             phase = Stage.START if "during the start" in detail and "during the handshake" not in detail else Stage.HANDSHAKE
         else:
             phase = Stage.MOVE
@@ -301,42 +302,40 @@ class ReplaySeat(SeatBase):
 # -- the re-run -------------------------------------------------------------------------------
 
 
-def handshake_lines(bot: dict[str, Any]) -> list[str]:
+def handshake_lines(bot: Bot) -> list[str]:
     """The handshake a bot sent, as the record keeps it: ``id`` lines for the fields it gave
     (name, author, version: the record does not keep their order), its ``option`` lines in
     order, then ``ready``."""
     lines = []
-    for field in ("name", "author", "version"):
-        value = bot.get(field)
+    for field, value in (("name", bot.name), ("author", bot.author), ("version", bot.version)):
         if value is not None:
             lines.append(f"id {field} {value}" if value else f"id {field}")
-    for name, value in bot.get("options", []):
+    for name, value in bot.options:
         lines.append(f"option {name} {value}" if value else f"option {name}")
     lines.append("ready")
     return lines
 
 
-def _as_recorded(entry: dict[str, Any]) -> AsRecorded:
+def _as_recorded(entry: Seat) -> AsRecorded:
     """What the record's seat ``entry`` says the referee's lines to the seat depend on."""
-    bot = entry.get("bot") or {}
-    network = entry.get("network")
+    network = entry.network  # kept as written: the shape check leaves it unchecked
     grace = network.get("grace_ms") if type(network) is dict else None
     return AsRecorded(
-        Identity(options=tuple((name, value) for name, value in bot.get("options", []))),
-        tuple((o["name"], o["value"]) for o in entry.get("set_options", [])),
+        Identity(options=entry.bot.options),
+        tuple((o.name, o.value) for o in entry.set_options),
         grace / 1000 if type(grace) is int and grace >= 0 else 0.0,
     )
 
 
-def settings_of(record: dict[str, Any]) -> Settings:
-    """The recorded settings (the record's shape check has typed them); a field a record lacks
-    takes the referee's default."""
-    recorded = record["settings"]
-    if recorded.get("on_fault", OnFault.REPLACE) not in set(OnFault):
-        raise VerificationError(printable(f"the record's fault policy {recorded['on_fault']!r} is none the referee has",
+def settings_of(record: Record) -> Settings:
+    """The recorded settings; a field a record lacks takes the referee's default (not the
+    model's, which stands for a field left out)."""
+    recorded = record.settings
+    if recorded.on_fault is not None and recorded.on_fault not in set(OnFault):
+        raise VerificationError(printable(f"the record's fault policy {recorded.on_fault!r} is none the referee has",
                                           DETAIL_WIDTH))
     names = [field.name for field in attrs.fields(Settings)]
-    return Settings(**{name: recorded[name] for name in names if name in recorded})
+    return Settings(**{name: getattr(recorded, name) for name in names if name in recorded.present})
 
 
 def derive(record: dict[str, Any], seat: int, where: str = "record") -> Derived:
@@ -345,63 +344,61 @@ def derive(record: dict[str, Any], seat: int, where: str = "record") -> Derived:
     Raises UsageError for a seat the match does not have, VerificationError for a record that
     does not verify or that the referee, given its moves, would not have written the same.
     """
-    seats = record.get("seats")
+    seats = record.get("seats")  # not shape-checked yet: a wrong --seat is said before the walk
     if isinstance(seats, list) and not 0 <= seat < len(seats):
         raise UsageError(f"--seat {seat}: the match has seats 0 to {len(seats) - 1}")
-    verify(record, where)  # checks the record's shape too, so its fields are typed from here on
-    seats, count = record["seats"], len(record["seats"])
-    for n, fault in enumerate(record["faults"], start=1):
-        if fault["kind"] not in FAULT_KINDS:
+    read = verify(record, where).record  # checks the record's shape, and builds its model once
+    for n, fault in enumerate(read.faults, start=1):
+        if fault.kind not in FAULT_KINDS:
             raise VerificationError(printable(
-                f"{where}: fault {n} is of kind {fault['kind']!r}, which the referee never records", DETAIL_WIDTH))
-    setup = registry.resolve(record["game"], record["variant"], record["options"], count, record["seed"])
+                f"{where}: fault {n} is of kind {fault.kind!r}, which the referee never records", DETAIL_WIDTH))
+    setup = registry.resolve(read.game, read.variant, read.options, read.players, read.seed)
     players = [
         ReplaySeat(
-            str(entry["name"]),
-            [(m["move"], m["ms"]) for deal in record["deals"] for m in deal["moves"]
-             if m["seat"] == place and m.get("by", "seat") == "seat"],
-            [FaultReading.of(f) for f in record["faults"] if f["seat"] == place],
-            handshake_lines(entry.get("bot") or {}),
+            entry.name,
+            [(m.move, m.ms) for deal in read.deals for m in deal.moves if m.seat == place and m.by == "seat"],
+            [FaultReading.of(f) for f in read.faults if f.seat == place],
+            handshake_lines(entry.bot),
             keep=place == seat,
             recorded=_as_recorded(entry),
         )
-        for place, entry in enumerate(seats)
+        for place, entry in enumerate(read.seats)
     ]
-    settings = settings_of(record)
+    settings = settings_of(read)
     # A re-run that strays from the record is refused whatever it does next, so it need not play
     # on for the recorded deal limit (up to 2**63 in a made-up record): one deal past the record's
     # end settles it. A faithful re-run ends where the record does, the limit unreached (or
     # reached exactly there, for an adjudicated match); the limit is sent to no bot.
-    settings = attrs.evolve(settings, max_deals=min(settings.max_deals, len(record["deals"]) + 1))
+    settings = attrs.evolve(settings, max_deals=min(settings.max_deals, len(read.deals) + 1))
     referee = Referee(setup, players, settings)
-    interrupted = record["status"] == Status.INTERRUPTED
+    interrupted = read.status == Status.INTERRUPTED
     if interrupted:
-        referee.listener = _stop_where(record, referee)
+        referee.listener = _stop_where(read, referee)
     try:
-        rerun = referee.run(close=True).record
+        written = referee.run(close=True).record
     except MatchInterrupted as stop:
-        rerun = stop.result.record
+        written = stop.result.record
+    rerun = Record.from_json(written)
     if interrupted:
-        rerun = _cut_to(rerun, record)
-    difference = first_difference(record, rerun)
+        rerun = _cut_to(rerun, read)
+    difference = first_difference(read, rerun)
     if difference is not None:
         raise VerificationError(printable(f"{where}{difference}", DETAIL_WIDTH))
     mine = players[seat]
     assert mine.entries is not None
-    info = record.get("info") or {}
-    return Derived(tuple(mine.entries), tuple(info.get(str(seat), ())), tuple(_notes(record, seat, mine)))
+    info = read.info or {}
+    return Derived(tuple(mine.entries), tuple(info.get(str(seat), ())), tuple(_notes(read, seat, mine)))
 
 
-def _stop_where(record: dict[str, Any], referee: Referee) -> Listener:
+def _stop_where(record: Record, referee: Referee) -> Listener:
     """A listener that interrupts the re-run of an interrupted match where the record stops:
     once it has every recorded fault and has gone past the record's last move (dealt the next
     deal, or made a fallback move after a fault the record ends with), or right at that move
     when the record's last deal has no score (Ctrl-C came before the referee wrote it). The
     referee calls its listener after each deal and each move is written, before the score."""
-    ours = record["deals"]
-    end = (len(ours), len(ours[-1]["moves"]) if ours else 0)
-    unscored = bool(ours) and ours[-1].get("points") is None
-    faults = len(record["faults"])
+    end = _end(record)
+    unscored = bool(record.deals) and record.deals[-1].points is None
+    faults = len(record.faults)
 
     def listener(events: Sequence[Event]) -> None:
         if len(referee.faults) < faults or not referee.deals:
@@ -413,54 +410,61 @@ def _stop_where(record: dict[str, Any], referee: Referee) -> Listener:
     return listener
 
 
-def _cut_to(rerun: dict[str, Any], original: dict[str, Any]) -> dict[str, Any]:
+def _end(record: Record) -> tuple[int, int]:
+    """Where a record stops: its number of deals, and of moves in its last deal."""
+    deals = record.deals
+    return len(deals), len(deals[-1].moves) if deals else 0
+
+
+def _cut_to(rerun: Record, original: Record) -> Record:
     """The re-run of an interrupted match, cut to where the record stops: the re-run stops a
     step past it (see :func:`_stop_where`), or plays to the end where Ctrl-C came after the
     last move. Only the record's last deal is cut, so a re-run that strays or stops short
     anywhere is still found."""
-    ours = original["deals"]
-    deals = [dict(deal) for deal in rerun["deals"][: len(ours)]]
+    ours = original.deals
+    deals: list[Deal] = list(rerun.deals[: len(ours)])
     if ours and len(deals) == len(ours):
         last, mine = deals[-1], ours[-1]
-        last["moves"] = last["moves"][: len(mine["moves"])]
-        if mine.get("points") is None:
-            last.update(points=None, totals=None, notes=mine.get("notes", []))
-    end = (len(ours), len(ours[-1]["moves"]) if ours else 0)
-    faults = [f for f in rerun["faults"] if (f["deal"], f["move"]) <= end]
-    return {**rerun, "deals": deals, "faults": faults, "status": Status.INTERRUPTED.value, "result": None}
+        last = attrs.evolve(last, moves=last.moves[: len(mine.moves)])
+        if mine.points is None:
+            last = attrs.evolve(last, points=None, totals=None, notes=mine.notes)
+        deals[-1] = last
+    end = _end(original)
+    faults = tuple(f for f in rerun.faults if (f.deal, f.move) <= end)
+    return attrs.evolve(rerun, deals=tuple(deals), faults=faults, status=Status.INTERRUPTED.value, result=None)
 
 
-def first_difference(original: dict[str, Any], rerun: dict[str, Any]) -> str | None:
+def first_difference(original: Record, rerun: Record) -> str | None:
     """Where the re-run's record first differs from the original, as ``, deal D, move M: what``
     (moves counted from 1, as ``verify`` counts them), or None. Compared: every deal's dealer,
     moves (seat, kind, token, and whether the fallback player made it), points, totals and
     notes; the faults (seat, kind, deal, move); the status and the result. Not the timings, the
     details or the seats' descriptions, which a re-run cannot make again."""
-    ours, theirs = original["deals"], rerun["deals"]
+    ours, theirs = original.deals, rerun.deals
     for index, deal in enumerate(ours):
         number = index + 1
         if index >= len(theirs):
             return f", deal {number}: the referee, given the recorded moves, never deals it"
         again = theirs[index]
-        if deal["dealer"] != again["dealer"]:
-            return f", deal {number}: dealt by seat {deal['dealer']}, the referee makes seat {again['dealer']} deal"
-        moves, remade = deal["moves"], again["moves"]
+        if deal.dealer != again.dealer:
+            return f", deal {number}: dealt by seat {deal.dealer}, the referee makes seat {again.dealer} deal"
+        moves, remade = deal.moves, again.moves
         for m, move in enumerate(moves):
             if m >= len(remade):
                 return f", deal {number}, move {m + 1}: the referee, given the recorded moves, stops before it"
-            if _move_key(move) != _move_key(remade[m]):
+            if move.played() != remade[m].played():
                 return (f", deal {number}, move {m + 1}: the record has {_move_text(move)}, "
                         f"the referee, given the recorded moves, makes {_move_text(remade[m])}")
         if len(remade) > len(moves):
             return (f", deal {number}, move {len(moves) + 1}: the referee, given the recorded moves, goes on "
                     f"with {_move_text(remade[len(moves)])}")
         for key in ("points", "totals", "notes"):
-            if deal.get(key, [] if key == "notes" else None) != again.get(key):
-                return f", deal {number}: recorded {key} {deal.get(key)}, the re-run gives {again.get(key)}"
+            if getattr(deal, key) != getattr(again, key):
+                return f", deal {number}: recorded {key} {_shown(deal, key)}, the re-run gives {_shown(again, key)}"
     if len(theirs) > len(ours):
         return f", deal {len(ours) + 1}: the referee, given the recorded moves, deals on"
-    faults = [_fault_key(f) for f in original["faults"]]
-    refaults = [_fault_key(f) for f in rerun["faults"]]
+    faults = [_fault_key(f) for f in original.faults]
+    refaults = [_fault_key(f) for f in rerun.faults]
     for n in range(max(len(faults), len(refaults))):
         mine = faults[n] if n < len(faults) else None
         made = refaults[n] if n < len(refaults) else None
@@ -468,61 +472,70 @@ def first_difference(original: dict[str, Any], rerun: dict[str, Any]) -> str | N
             deal, move = (mine or made)[2:]  # type: ignore[index]
             return (f", deal {deal}, move {move + 1}: the record has {_fault_text(mine)}, "
                     f"the referee, given the recorded faults, records {_fault_text(made)}")
-    if original["status"] != rerun["status"]:
-        return f": the match is {original['status']}, the re-run's is {rerun['status']}"
-    if original.get("result") != rerun.get("result"):
-        return f": recorded result {original.get('result')}, the re-run's is {rerun.get('result')}"
+    if original.status != rerun.status:
+        return f": the match is {original.status}, the re-run's is {rerun.status}"
+    result, again_result = _result_json(original), _result_json(rerun)
+    if result != again_result:
+        return f": recorded result {result}, the re-run's is {again_result}"
     return None
 
 
-def _move_key(move: dict[str, Any]) -> tuple[Any, ...]:
-    return move["seat"], move["kind"], move["move"], move.get("by", "seat")
+def _shown(deal: Deal, key: str) -> list[Any] | None:
+    """A deal's ``points``, ``totals`` or ``notes`` as the record writes it, for a message: a
+    list, or None where the record leaves the key out (the model's default for the notes is
+    no notes, which the record does not say)."""
+    return listed(getattr(deal, key)) if key in deal.present else None
 
 
-def _move_text(move: dict[str, Any]) -> str:
-    by = "the fallback player's" if move.get("by", "seat") == "fallback" else "the seat's own"
-    return f"seat {move['seat']} {move['kind']} {move['move']!r} ({by})"
+def _result_json(record: Record) -> dict[str, Any] | None:
+    """The result as written, compared whole: every key, as the record and the re-run hold it."""
+    return None if record.result is None else record.result.to_json()
 
 
-def _fault_key(fault: dict[str, Any]) -> tuple[Any, ...]:
-    return fault["seat"], fault["kind"], fault["deal"], fault["move"]
+def _move_text(move: Move) -> str:
+    by = "the fallback player's" if move.fallback else "the seat's own"
+    return f"seat {move.seat} {move.kind} {move.move!r} ({by})"
+
+
+def _fault_key(fault: Fault) -> tuple[Any, ...]:
+    return fault.seat, fault.kind, fault.deal, fault.move
 
 
 def _fault_text(key: tuple[Any, ...] | None) -> str:
     return "no fault" if key is None else f"a {key[1]} fault of seat {key[0]}"
 
 
-def _notes(record: dict[str, Any], seat: int, mine: ReplaySeat) -> list[str]:
+def _notes(record: Record, seat: int, mine: ReplaySeat) -> list[str]:
     """What the reader of the lines should know of what they leave out."""
     notes = []
-    entry = record["seats"][seat]
-    kind = entry.get("kind")
-    if kind not in (None, "process", "remote"):
+    entry = record.seats[seat]
+    kind = entry.kind
+    if "kind" in entry.present and kind not in ("process", "remote"):  # a seat without a kind was a bot's
         notes.append(f"seat {seat} was not a bot program (kind {printable(kind, 40)}): these are the lines "
                      "a bot in its place would have exchanged")
-    if "tournament" in record:
+    if "tournament" in record.present:  # written null counts: the key says the match was a tournament's
         notes.append("a tournament keeps its bots alive from match to match: such a bot got 'cardcli 1' and "
                      "its handshake in its first match only, a match's last lines with the next 'game' "
                      "header, and 'quit' after its last match")
-    ignored = entry.get("ignored_lines", 0)
+    ignored = entry.ignored_lines
     if ignored:
         notes.append(f"the bot sent {ignored} line(s) the protocol ignores in its session: they are counted, "
                      "not recorded, and not shown")
     reading = mine.failed
     if reading is not None:
-        fault = next(f for f in record["faults"] if f["seat"] == seat)
+        fault = next(f for f in record.faults if f.seat == seat)
         what = f"({reading.kind}: {reading.detail})"
         if reading.phase is Stage.START:
             text = f"seat {seat}'s program could not be started {what}: the referee wrote nothing to it"
         else:
-            where = "in the handshake" if fault["deal"] == 0 else f"in deal {fault['deal']}, move {fault['move'] + 1}"
+            where = "in the handshake" if fault.deal == 0 else f"in deal {fault.deal}, move {fault.move + 1}"
             shown = "" if reading.line is not None else "; what the bot sent then, if anything, is not recorded"
             text = f"seat {seat} faulted {where} {what}; the referee wrote no more to it{shown}"
         notes.append(printable(text, DETAIL_WIDTH + 200))
-    if mine.unanswered and record["status"] != Status.INTERRUPTED:
+    if mine.unanswered and record.status != Status.INTERRUPTED:
         notes.append(f"seat {seat}'s answer to its last request is not recorded: another seat's fault aborted "
                      "the match before the referee took it")
-    if record["status"] == Status.INTERRUPTED:
+    if record.status == Status.INTERRUPTED:
         notes.append("the match was interrupted (Ctrl-C or SIGTERM): the lines go on to the first request whose "
                      "answer the record does not hold, and the last of them may not have reached the bot")
     return notes

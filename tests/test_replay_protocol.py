@@ -16,6 +16,7 @@ from typing import Any, Callable
 import pytest
 
 from cardcli.protocol_replay import FaultReading, Stage, derive, handshake_lines
+from cardcli.records.model import Bot, Fault
 from cardcli.transcript import FROM_BOT, TO_BOT
 
 from conftest import PYTHON_BOT, faulty, read_records, run_cli
@@ -370,7 +371,7 @@ def test_text_from_the_record_never_reaches_the_terminal_raw(one_match: Path, tm
 
 
 def reading(kind: str, detail: str, deal: int = 1) -> FaultReading:
-    return FaultReading.of({"seat": 0, "kind": kind, "detail": detail, "deal": deal, "move": 0})
+    return FaultReading.of(Fault.from_json({"seat": 0, "kind": kind, "detail": detail, "deal": deal, "move": 0}))
 
 
 def test_the_bots_offending_line_is_read_from_the_detail_only_when_it_is_quoted_whole() -> None:
@@ -394,6 +395,7 @@ def test_the_bots_offending_line_is_read_from_the_detail_only_when_it_is_quoted_
 
 def test_the_handshake_is_rebuilt_from_the_recorded_identity() -> None:
     bot = {"name": "mybot", "author": "me", "version": None, "options": [["depth", "3"], ["flag", ""]]}
-    assert handshake_lines(bot) == ["id name mybot", "id author me", "option depth 3", "option flag", "ready"]
-    assert handshake_lines({}) == ["ready"]
+    assert handshake_lines(Bot.from_json(bot)) == ["id name mybot", "id author me", "option depth 3", "option flag",
+                                                  "ready"]
+    assert handshake_lines(Bot.from_json({})) == ["ready"]
 
