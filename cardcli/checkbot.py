@@ -33,6 +33,7 @@ import attrs
 from .games import registry
 from .games.base import Event
 from .records.io import OnFault
+from .records.model import Record
 from .referee import Listener, Settings
 from .safe_text import printable
 from .seats.base import DEBUG_HINT, FLUSH_HINT, HINTS, FaultKind, SeatFault
@@ -359,22 +360,23 @@ def _play_count(plan: Check, players: int, log: Log, budget: Budget, deals: int,
                     seat.abandon()
                 raise
             playing += time.monotonic() - match_started
-            played_deals += len(result.record["deals"])
+            record = Record.from_json(result.record)  # the match's record as typed values, read once
+            played_deals += len(record.deals)
             played += 1
             if first_ignored is None and bot.first_ignored is not None:
                 first_ignored = bot.first_ignored
-            for deal in result.record["deals"]:
-                for move in deal["moves"]:
-                    if move["seat"] == 0 and move.get("by", "seat") == "seat":
-                        asked.setdefault(move["kind"], []).append(move["ms"])
+            for deal in record.deals:
+                for move in deal.moves:
+                    if move.seat == 0 and move.by == "seat":
+                        asked.setdefault(move.kind, []).append(move.ms)
             name = head + f"match {k + 1} (seed {setup.seed})"
             if result.faults:
                 faulted = result.faults[0]
                 log.step(Step(name, False, f"{faulted.kind}: {with_hint(faulted.kind, faulted.detail)}"))
                 return _failure(plan, players, k + 1, bot, faulted.deal, faulted.move, deals)
-            count = len(result.record["deals"])
+            count = len(record.deals)
             shortened = f" (adjudicated after {_deals(limit)}, to keep within the time budget)" \
-                if result.record["adjudicated"] and limit < MAX_DEALS else ""
+                if record.adjudicated and limit < MAX_DEALS else ""
             log.step(Step(name, True, f"complete, {count} deals{shortened}"))
             if last or (k + 1 >= MIN_MATCHES and all(asked.values())):
                 break
