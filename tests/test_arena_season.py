@@ -1,0 +1,270 @@
+"""A season through the command line, on SQLite and on a real PostgreSQL server: built-in
+players, a bot program and remote bots through ``cardcli connect`` play continuously; the
+standings and the exported records agree with what is stored; a new version of a remote bot
+gets its own row; a bot that keeps faulting is disabled; SIGKILLs during play lose nothing;
+the finals replay from their seed; two servers share one database without playing a match
+twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+import sqlalchemy as sa
+
+from cardcli.arena import directory as arena_dir
+from cardcli.arena import schema
+from cardcli.arena.store import Store
+from conftest import FAULTY_BOT, PYTHON_BOT, ROOT, run_cli, wait_for
+
+VERSIONED_BOT = f"{sys.executable} {ROOT / 'tests/bots/versioned_bot.py'}"
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+DEADLINE = 180.0
+"""Seconds a test waits for what a season does in a few: generous for a loaded machine."""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest) -> str | None:
+    """The ``--db`` of the arena: None for the default SQLite file, or a new PostgreSQL
+    database on the suite's server."""
+    return None if request.param == "sqlite" else str(request.getfixturevalue("fresh_postgres_url"))
+
+
+def cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return run_cli(*args, timeout=timeout, check=True)
+
+
+def init(tmp_path: Path, db: str | None, *extra: str) -> Path:
+    arena = tmp_path / "arena"
+    cli("arena", "init", str(arena), "--game", "peppa", "--seed", "11", "--sandbox", "off", "--move-time", "5",
+        *(["--db", db] if db else []), *extra)
+    return arena
+
+
+def store_of(arena: Path) -> Store:
+    return Store.open(arena_dir.url_of(arena))
+
+
+def add(arena: Path, name: str, *how: str) -> str:
+    return cli("arena", "entrant", "add", str(arena), name, *how).stdout.split()[-1]
+
+
+@contextmanager
+def serving(arena: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
+    """``arena serve`` in its own process group; stopped with SIGTERM (and its group killed)
+    on the way out."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardcli", "arena", "serve", str(arena), "-q", *args],
+                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                pass
+        _kill_group(proc.pid)
+        proc.communicate()
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def listening_port(proc: subprocess.Popen[str]) -> int:
+    """The port ``serve --listen 127.0.0.1:0`` says it listens on (its first stderr lines)."""
+    assert proc.stderr is not None
+    for _ in range(5):
+        line = proc.stderr.readline()
+        found = re.search(r"listening on ws://127\.0\.0\.1:(\d+)/", line)
+        if found:
+            return int(found.group(1))
+    raise AssertionError("serve did not say where it listens")
+
+
+@contextmanager
+def relay(port: int, name: str, token: str, bot: str, concurrency: int = 2) -> Iterator[subprocess.Popen[str]]:
+    proc = subprocess.Popen([sys.executable, "-m", "cardcli", "connect", f"ws://127.0.0.1:{port}/", "--name", name,
+                             "--concurrency", str(concurrency), "-q", "--", *bot.split()],
+                            cwd=ROOT, env={**ENV, "CARDCLI_TOKEN": token}, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                pass
+        _kill_group(proc.pid)
+        proc.communicate()
+
+
+def matches_of(store: Store, name: str) -> int:
+    return len(store.matches(limit=100000, entrant=name))
+
+
+def verify_export(arena: Path, tmp_path: Path) -> int:
+    """Export every record and verify the file; the number of records."""
+    out = tmp_path / "export.jsonl"
+    cli("arena", "export", str(arena), str(out))
+    done = run_cli("verify", str(out), timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return out.read_text().count("\n")
+
+
+def test_a_season_with_programs_and_remote_bots_keeps_its_records_and_standings_true(
+        tmp_path: Path, db: str | None) -> None:
+    arena = init(tmp_path, db)
+    add(arena, "heur", "--command", "heuristic")
+    add(arena, "rand", "--command", "random")
+    add(arena, "prog", "--command", PYTHON_BOT)
+    tokens = {name: add(arena, name, "--remote") for name in ("alice", "bob")}
+    version = tmp_path / "alice.version"
+    version.write_text("1.0\n")
+    store = store_of(arena)
+    with serving(arena, "-j", "2", "--listen", "127.0.0.1:0", "--connect-time", "30") as server:
+        port = listening_port(server)
+        with relay(port, "alice", tokens["alice"], f"{VERSIONED_BOT} {version}"), \
+                relay(port, "bob", tokens["bob"], PYTHON_BOT):
+            wait_for(lambda: matches_of(store, "alice") >= 4 and matches_of(store, "bob") >= 4
+                     and store.match_count() >= 16, "a season's first matches, remote bots among them", DEADLINE)
+            version.write_text("2.0\n")  # the author updates the bot: its next process says 2.0
+            wait_for(lambda: {v["label"] for v in store.versions() if v["name"] == "alice"} == {"1.0", "2.0"},
+                     "alice's new version", DEADLINE)
+            seen = store.match_count()
+            wait_for(lambda: store.match_count() >= seen + 8, "more matches after the update", DEADLINE)
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(60) == 143
+    labels = {(v["name"], v["label"]) for v in store.versions()}
+    assert {("alice", "1.0"), ("alice", "2.0"), ("bob", "1.0")} <= labels
+    table = json.loads(cli("arena", "standings", str(arena), "--json", "--recompute").stdout)
+    rows = {(row["entrant"], row["version"]): row for row in table["rows"]}
+    assert ("alice", "1.0") in rows and ("alice", "2.0") in rows, "each version has its own row"
+    stored = json.loads(cli("arena", "standings", str(arena), "--json").stdout)
+    assert stored["rows"] == table["rows"], "the standings the server saved are the records' own"
+    with store.engine.connect() as conn:
+        rated = conn.execute(sa.select(sa.func.count()).select_from(schema.matches)
+                             .where(schema.matches.c.rated == sa.true())).scalar_one()
+        playing = conn.execute(sa.select(sa.func.count()).select_from(schema.units)
+                               .where(schema.units.c.status == "playing")).scalar_one()
+    assert table["matches"] == rated and sum(row["matches"] for row in table["rows"]) >= rated
+    assert playing == 0, "a clean stop gives back the units under way"
+    assert verify_export(arena, tmp_path) == store.match_count()
+    for match, line in store.records():
+        record = json.loads(line)
+        names = [v["name"] for v in store.versions() if v["id"] in match.seating]
+        assert set(record["tournament"]["entrants"]) == set(names)
+    store.close()
+
+
+def test_a_bot_that_keeps_faulting_is_disabled_with_the_reason(tmp_path: Path, db: str | None) -> None:
+    arena = init(tmp_path, db, "--move-time", "2")
+    add(arena, "rand", "--command", "random")
+    add(arena, "heur", "--command", "heuristic")
+    add(arena, "crashy", "--command", f"{FAULTY_BOT} --crash-at 2")
+    store = store_of(arena)
+    with serving(arena, "-j", "2"):
+        wait_for(lambda: not store.entrant("crashy").enabled, "the faulting bot disabled", DEADLINE)
+        disabled_at = time.time()
+        wait_for(lambda: store.match_count() >= 30, "play going on without it", DEADLINE)
+    reason = store.entrant("crashy").disabled_reason or ""
+    assert re.fullmatch(r"faulted in \d+ of its last \d+ matches \(the limit is 10%\)", reason), reason
+    listed = cli("arena", "entrant", "list", str(arena)).stdout
+    assert "crashy  program  disabled (faulted in" in listed
+    crashy = store.entrant("crashy").id
+    later = [u for u in store.units_after(0) if u.created > disabled_at + 1]
+    assert later and all(crashy not in u.lineup for u in later), "a disabled bot is no longer scheduled"
+    store.close()
+
+
+def test_sigkill_during_play_loses_and_doubles_nothing(tmp_path: Path, db: str | None) -> None:
+    arena = init(tmp_path, db)
+    for name, spec in (("a", "random"), ("b", "heuristic"), ("c", "random"), ("d", "first")):
+        add(arena, name, "--command", spec)
+    store = store_of(arena)
+    for _ in range(5):
+        before = store.match_count()
+        with serving(arena, "-j", "2", "--lease", "2") as server:
+            wait_for(lambda: store.match_count() >= before + 3, "matches stored before the kill", DEADLINE)
+            _kill_group(server.pid)  # the server, its fork server and its workers, at once
+            server.wait(30)
+    time.sleep(2.5)  # the dead servers' leases lapse
+    with serving(arena, "-j", "2", "--lease", "2", "--stop-after", "12") as server:
+        assert server.wait(DEADLINE) == 0
+    with store.engine.connect() as conn:
+        units = {row.id: row for row in conn.execute(sa.select(schema.units))}
+        matches = conn.execute(sa.select(schema.matches.c.unit_id, schema.matches.c.rotation)).all()
+    assert len(matches) == len(set(matches)), "a match stored twice"
+    for unit_id, unit in units.items():
+        played = {r for u, r in matches if u == unit_id}
+        assert played <= set(range(unit.rotations))
+        assert (unit.status == "done") == (len(played) == unit.rotations), f"unit {unit_id}: {unit.status}"
+        assert unit.status != "playing", "a unit left claimed after a clean stop"
+    abandoned = [u for u in units.values() if u.status == "pending" and any(m[0] == u.id for m in matches)]
+    assert not abandoned or len(abandoned) <= 2, "the killed servers' half-played units were taken over"
+    assert verify_export(arena, tmp_path) == len(matches)
+    store.close()
+
+
+def test_the_finals_replay_from_their_seed(tmp_path: Path, db: str | None) -> None:
+    arena = init(tmp_path, db)
+    for name, spec in (("a", "random"), ("b", "heuristic"), ("c", "first")):
+        add(arena, name, "--command", spec)
+    with serving(arena, "-j", "2", "--stop-after", "8") as server:
+        assert server.wait(DEADLINE) == 0
+    first = json.loads(cli("arena", "finals", str(arena), "--top", "3", "--deal-sets", "2", "--seed", "5", "--json",
+                           timeout=300).stdout)
+    second = json.loads(cli("arena", "finals", str(arena), "--top", "3", "--deal-sets", "2", "--seed", "5",
+                            "--json", timeout=300).stdout)
+    assert (first["finals"], second["finals"]) == ("finals/1", "finals/2")
+    assert first["finalists"] == second["finalists"] and len(first["finalists"]) == 3
+    assert (arena / "finals-1.json").exists() and (arena / "finals-2.json").exists()
+    store = store_of(arena)
+
+    def played(kind: str) -> list[Any]:
+        out = []
+        for _, line in store.records(kind=kind):
+            record = json.loads(line)
+            out.append((record["seed"], record["tournament"]["entrants"],
+                        [[m["move"] for m in d["moves"]] for d in record["deals"]], record["result"]["scores"]))
+        return sorted(out)
+
+    assert played("finals/1") == played("finals/2") != []
+    assert [row["entrant"] for row in first["rows"]] == [row["entrant"] for row in second["rows"]]
+    ladder = json.loads(cli("arena", "standings", str(arena), "--json", "--recompute").stdout)
+    assert ladder["matches"] == len(list(store.records(kind="ladder"))), "the finals are not the ladder's"
+    store.close()
+
+
+@pytest.mark.parametrize("db", ["postgresql"], indirect=True)
+def test_two_servers_on_one_database_never_play_a_match_twice(tmp_path: Path, db: str | None) -> None:
+    arena = init(tmp_path, db)
+    for name, spec in (("a", "random"), ("b", "heuristic"), ("c", "random"), ("d", "first"), ("e", "random")):
+        add(arena, name, "--command", spec)
+    store = store_of(arena)
+    with serving(arena, "-j", "1"), serving(arena, "-j", "1"):
+        wait_for(lambda: store.match_count() >= 40, "two servers' matches", DEADLINE)
+    with store.engine.connect() as conn:
+        matches = conn.execute(sa.select(schema.matches.c.unit_id, schema.matches.c.rotation)).all()
+        servers = conn.execute(sa.select(sa.func.count(sa.distinct(schema.units.c.claimed_by)))
+                               .where(schema.units.c.status == "done")).scalar_one()
+    assert len(matches) == len(set(matches))
+    assert servers == 2, "both servers played"
+    assert verify_export(arena, tmp_path) == len(matches)
+    store.close()
