@@ -44,3 +44,12 @@ def url_of(directory: Path) -> str:
     except (ValueError, AttributeError) as err:
         raise UsageError(f"{path}: {err}") from None
     return str(data["db"])
+
+
+def own_paths(directory: Path, url: str) -> tuple[str, ...]:
+    """The paths of an arena that no bot may see: its directory (the database URL, SQLite's
+    file by default, the finals' tables) and an SQLite database kept elsewhere."""
+    paths = [str(directory.resolve())]
+    if url.startswith("sqlite:///"):
+        paths.append(str(Path(url[len("sqlite:///"):]).resolve().parent))
+    return tuple(dict.fromkeys(paths))

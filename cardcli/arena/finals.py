@@ -10,7 +10,7 @@ rates them.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import attrs
 
@@ -61,10 +61,12 @@ def prepare(store: Store, top: int, deal_sets: int, seed: int) -> Finals:
 
 
 def play(store: Store, finals: Finals, workers: Workers, jobs: int, report: Callable[[str], None] | None = None,
-         policy: Policy = DEFAULT_POLICY, remote: Remote | None = None) -> dict[str, Any]:
+         policy: Policy = DEFAULT_POLICY, remote: Remote | None = None, hidden: Sequence[str] = ()
+         ) -> dict[str, Any]:
     """Play the finals' units (any left by an interrupted run included) and give the final
-    table."""
-    service = Service(store, workers, policy, jobs=jobs, remote=remote, report=report, kind=finals.kind)
+    table; ``hidden`` as for :class:`Service`."""
+    service = Service(store, workers, policy, jobs=jobs, remote=remote, report=report, kind=finals.kind,
+                      hidden=hidden)
     service.run(until=lambda: store.open_units(finals.kind) == 0)
     table = standings(store, finals.kind)
     return {"finals": finals.kind, "seed": finals.seed, "deal_sets": finals.deal_sets,

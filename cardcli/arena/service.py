@@ -69,10 +69,12 @@ class Slot:
 
 
 def batch(store: Store, units: Sequence[UnitRow], entrants: dict[int, EntrantRow],
-          remote: RemoteContext | None = None) -> tuple[Config, list[MatchPlan], dict[int, Slot]]:
+          remote: RemoteContext | None = None, hidden: tuple[str, ...] = ()
+          ) -> tuple[Config, list[MatchPlan], dict[int, Slot]]:
     """One tournament configuration for ``units`` and the matches still to play: each unit's
     rotations (as :func:`cardcli.tournament.schedule.plan` makes one deal set's, from the
-    unit's seed) with the seats mapped to the batch's entrants.
+    unit's seed) with the seats mapped to the batch's entrants. ``hidden`` are the arena's own
+    paths (its directory, its database), masked from every sandboxed bot.
 
     With a remote entrant among them, no bot is kept alive from one match to the next: a kept
     remote bot would hold one of its entrant's connections idle in one worker while another
@@ -89,6 +91,7 @@ def batch(store: Store, units: Sequence[UnitRow], entrants: dict[int, EntrantRow
                             {row.name: {"options": row.options} for row in rows if row.options})
     if any(row.kind == EntrantKind.REMOTE for row in rows):
         config = attrs.evolve(config, keep_alive=False, remote=remote)
+    config = attrs.evolve(config, hidden=hidden)
     teams = registry.get(cfg.game).teams(cfg.players)
     plans: list[MatchPlan] = []
     slots: dict[int, Slot] = {}
@@ -131,8 +134,11 @@ class Service:
 
     def __init__(self, store: Store, executor: Executor, policy: Policy = DEFAULT_POLICY, jobs: int = 1,
                  remote: Remote | None = None,
-                 report: Callable[[str], None] | None = None, server: str | None = None, kind: str = LADDER):
+                 report: Callable[[str], None] | None = None, server: str | None = None, kind: str = LADDER,
+                 hidden: Sequence[str] = ()):
         self.store = store
+        self.hidden = tuple(hidden)
+        """The arena's own paths, which no bot may see (:func:`batch`)."""
         self.kind = kind
         """The units this service plays: the ladder's (which it schedules), or a finals' (made
         beforehand, :mod:`.finals`)."""
@@ -184,7 +190,7 @@ class Service:
         if not units:
             return False
         config, plans, slots = batch(self.store, units, entrants,
-                                     self.remote.context if self.remote is not None else None)
+                                     self.remote.context if self.remote is not None else None, self.hidden)
         if plans:
             store = lambda finished: self.store_finished(finished, slots, entrants)  # noqa: E731
             if isinstance(self.executor, Workers):

@@ -64,13 +64,14 @@ def arena() -> None:
                    "several serve processes.")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="The season's master seed: every unit's deals follow from it and the unit's number.")
+@click.option("--keep-info", is_flag=True, help="Keep the bots' info lines in each record (for their authors).")
 @time_options
 @max_deals_option
 @on_fault_option
 @limit_options
 @sandbox_options(SandboxMode.AUTO)
 def init(directory: str, game: str, variant: str | None, options: tuple[str, ...], players: int | None,
-         url: str | None, seed: int | None, **match: Any) -> None:
+         url: str | None, seed: int | None, keep_info: bool, **match: Any) -> None:
     """Make a new arena in DIRECTORY: its configuration and its database."""
     _need_extra()
     from ..arena import directory as arena_dir
@@ -83,7 +84,7 @@ def init(directory: str, game: str, variant: str | None, options: tuple[str, ...
     setup = registry.resolve(game, variant, game_options, players, seed)
     setup.new_match()  # checks the options that depend on the player count
     warn_options(setup)
-    settings = Settings(match["move_time"], match["startup_time"], match["quit_grace"], match["on_fault"], False,
+    settings = Settings(match["move_time"], match["startup_time"], match["quit_grace"], match["on_fault"], keep_info,
                         match["max_deals"], match["time_bank"])
     limits = Limits(match["bot_memory"], match["bot_cpu"], match["bot_files"], match["bot_procs"])
     policy = sandbox_policy(match["sandbox_mode"], match["bot_network"], match["sandbox_binds"], (),
@@ -232,7 +233,7 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
     workers.start()  # before any thread of this process: see cardcli.arena.workers
     remote = _listen(store, listen, cert, key_path, connections, connect_time) if listen is not None else None
     service = Service(store, workers, Policy(lease=lease), jobs=jobs, remote=remote,
-                      report=None if quiet else (lambda text: click.echo(text)))
+                      report=None if quiet else (lambda text: click.echo(text)), hidden=_own_paths(directory))
     signal.signal(signal.SIGTERM, _terminated)
     click.echo(f"arena {directory}: serving ({jobs} job{'s' if jobs > 1 else ''}); Ctrl-C stops", err=True)
     stopped = True
@@ -246,6 +247,12 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
         if remote is not None:
             remote.listener.close()
         store.close()
+
+
+def _own_paths(directory: str) -> tuple[str, ...]:
+    from ..arena import directory as arena_dir
+
+    return arena_dir.own_paths(Path(directory), arena_dir.url_of(Path(directory)))
 
 
 def _listen(store: Store, listen: str, cert: str | None, key_path: str | None, connections: int,
@@ -304,7 +311,7 @@ def finals(directory: str, top: int, deal_sets: int, seed: int | None, jobs: int
     remote = _listen(store, listen, None, None, jobs, connect_time) if listen is not None else None
     signal.signal(signal.SIGTERM, _terminated)
     try:
-        table = season_finals.play(store, made, workers, jobs, remote=remote)
+        table = season_finals.play(store, made, workers, jobs, remote=remote, hidden=_own_paths(directory))
     except KeyboardInterrupt:
         raise Interrupted("interrupted", 130) from None
     finally:
