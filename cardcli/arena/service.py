@@ -27,7 +27,7 @@ from ..tournament.schedule import MatchPlan, plan
 from ..tournament.worker import Finished
 from . import ladder
 from .store import LADDER, EntrantKind, EntrantRow, Store, UnitRow
-from .workers import Workers
+from .workers import Unplayable, Workers
 
 if TYPE_CHECKING:
     from ..remote.hub import Listener
@@ -183,10 +183,13 @@ class Service:
         want = self.policy.batch_units or 2 * self.jobs
         units = []
         for unit in self.store.claim(self.server, want, self.policy.lease, kind=self.kind):
-            if all(entrants[e].enabled for e in unit.lineup):
+            ready = all(entrants[e].enabled and self.available(entrants[e]) for e in unit.lineup)
+            if ready or self.kind != LADDER:  # a finals waits for its finalists, as a tournament does
                 units.append(unit)
-            else:
+            else:  # an entrant disabled, or a remote one gone, since the unit was made
                 self.store.drop(unit.id)
+                gone = [entrants[e].name for e in unit.lineup if not (entrants[e].enabled and self.available(entrants[e]))]
+                self.report(f"unit {unit.id} dropped: {', '.join(gone)} no longer available")
         if not units:
             return False
         config, plans, slots = batch(self.store, units, entrants,
@@ -194,12 +197,19 @@ class Service:
         if plans:
             store = lambda finished: self.store_finished(finished, slots, entrants)  # noqa: E731
             if isinstance(self.executor, Workers):
-                self.executor.play(config, plans, store, self._may_start(config))
+                self.executor.play(config, plans, store, self._may_start(config),
+                                   lambda failed: self._unplayable(failed, slots))
             else:
                 self.executor.play(config, plans, store)
         if self._dirty and time.time() >= self._standings_due:
             self.refresh_standings()
         return True
+
+    def _unplayable(self, failed: Unplayable, slots: dict[int, Slot]) -> None:
+        """A match that could not start: its unit is dropped (the ladder makes others)."""
+        slot = slots[failed.index]
+        self.store.drop(slot.unit.id)
+        self.report(f"unit {slot.unit.id} dropped: {failed.reason}")
 
     def available(self, row: EntrantRow) -> bool:
         """Whether an entrant can be scheduled now: a program always, a remote bot while it

@@ -21,6 +21,8 @@ import sys
 from collections import deque
 from typing import Any, Callable, Sequence, cast
 
+import attrs
+
 from ..errors import CardcliError
 from ..tournament.config import Config
 from ..tournament.executor import Executor, Store
@@ -34,8 +36,14 @@ MayStart = Callable[[MatchPlan, Sequence[MatchPlan]], bool]
 """Whether a match may start while the given matches are under way."""
 
 
-class WorkerLost(CardcliError):
-    """A worker died in a way a new worker cannot mend (it could not be started again)."""
+@attrs.frozen
+class Unplayable:
+    """A match its worker could not start (a seat that cannot be made, such as a remote
+    entrant's when no listener serves this configuration): a worker reports it rather than
+    dying, so that it is not handed to the next worker to fail again."""
+
+    index: int
+    reason: str
 
 
 def _work(conn: multiprocessing.connection.Connection) -> None:
@@ -59,7 +67,11 @@ def _work(conn: multiprocessing.connection.Connection) -> None:
                     pool.close()
                 pool, current = BotPool(config), config
             try:
-                conn.send(run_one(config, match, pool))
+                outcome: Finished | Unplayable = run_one(config, match, pool)
+            except CardcliError as err:  # a seat that cannot be made: the match is not played
+                outcome = Unplayable(match.index, str(err))
+            try:
+                conn.send(outcome)
             except (BrokenPipeError, ConnectionResetError):
                 break
     finally:
@@ -98,11 +110,12 @@ class Workers(Executor):
             self._in_flight[at] = deque()
 
     def play(self, config: Config, pending: Sequence[MatchPlan], store: Store,
-             may_start: MayStart | None = None) -> None:
+             may_start: MayStart | None = None, unplayable: Callable[[Unplayable], None] | None = None) -> None:
         """As :meth:`Executor.play`; with ``may_start``, a match is handed to a worker only
         when it says so, given the matches under way (a remote bot plays as many matches at
         once as it holds connections). When nothing is under way, the first match left starts
-        whatever it says: a bot that never connects is then a recorded fault, not a hang."""
+        whatever it says: a bot that never connects is then a recorded fault, not a hang. A
+        match that could not be started goes to ``unplayable`` (by default, a CardcliError)."""
         if not self._workers:
             self.start()
         work: deque[MatchPlan] = deque(pending)
@@ -138,23 +151,31 @@ class Workers(Executor):
                 end = self._ends[k]
                 if ready is end:
                     try:
-                        finished = cast(Finished, end.recv())
+                        outcome = cast("Finished | Unplayable", end.recv())
                     except (EOFError, ConnectionResetError, OSError):
                         continue  # the worker died: its sentinel says so
                     self._in_flight[k].popleft()
                     left -= 1
-                    store(finished)
+                    if isinstance(outcome, Unplayable):
+                        if unplayable is None:
+                            raise CardcliError(f"match {outcome.index} cannot be played: {outcome.reason}")
+                        unplayable(outcome)
+                    else:
+                        store(outcome)
                     for j in [k, *range(self.jobs)]:  # a match held back may start now
                         feed(j)
                 elif not self._workers[k].is_alive():
                     while end.poll():
                         try:
-                            finished = cast(Finished, end.recv())
+                            outcome = cast("Finished | Unplayable", end.recv())
                         except (EOFError, ConnectionResetError, OSError):
                             break
                         self._in_flight[k].popleft()
                         left -= 1
-                        store(finished)
+                        if isinstance(outcome, Finished):
+                            store(outcome)
+                        elif unplayable is not None:
+                            unplayable(outcome)
                     work.extendleft(reversed(self._in_flight[k]))
                     end.close()
                     self._add(k)

@@ -28,6 +28,7 @@ from .options import json_option, limit_options, max_deals_option, on_fault_opti
 if TYPE_CHECKING:
     from ..arena.service import Remote
     from ..arena.store import Store
+    from ..tournament.cluster import ClusterRun
 
 EXTRA = ("sqlalchemy", "alembic")
 
@@ -207,6 +208,9 @@ def entrant_token(directory: str, name: str) -> None:
 @click.option("--lease", type=click.FloatRange(min=1.0), default=60.0, show_default=True, metavar="SECONDS",
               help="A unit claimed by a server that has not renewed its claim for this long is another's to play.")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print each match as it is stored.")
+@click.option("--cluster", "cluster_at", default=None, metavar="ADDRESS",
+              help="Play the matches as tasks on a Dask cluster (tcp://HOST:8786, or local:N) instead of -j workers; "
+                   "pip install 'cardcli[cluster]'.")
 @click.option("--listen", metavar="[HOST:]PORT", default=None,
               help="Accept remote entrants (cardcli connect) on this address; a bare PORT listens on 127.0.0.1 only.")
 @click.option("--cert", type=click.Path(dir_okay=False, exists=True), default=None, metavar="PEM",
@@ -218,8 +222,8 @@ def entrant_token(directory: str, name: str) -> None:
                    "--concurrency).")
 @click.option("--connect-time", type=click.FloatRange(min=0.1), default=60.0, show_default=True, metavar="SECONDS",
               help="How long a match waits for a remote entrant's bot to take its seat.")
-def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet: bool, listen: str | None,
-          cert: str | None, key_path: str | None, connections: int, connect_time: float) -> None:
+def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet: bool, cluster_at: str | None,
+          listen: str | None, cert: str | None, key_path: str | None, connections: int, connect_time: float) -> None:
     """Play the ladder until stopped (Ctrl-C or SIGTERM: the matches under way end, the units
     not finished are given back). SIGKILL loses at most the matches under way, which are
     played again at the next start."""
@@ -228,11 +232,23 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
 
     if (cert is None) != (key_path is None):
         raise UsageError("--cert and --key go together")
+    if cluster_at is not None and listen is not None:
+        raise UsageError("--cluster plays matches on other machines, which cannot reach this server's remote "
+                         "entrants: serve them with -j instead")
     store = _open(directory)
-    workers = Workers(jobs)
-    workers.start()  # before any thread of this process: see cardcli.arena.workers
+    executor: Workers | ClusterRun
+    if cluster_at is not None:
+        from ..tournament.cluster import ClusterRun, ClusterSpec
+
+        executor = ClusterRun(ClusterSpec.parse(cluster_at))
+        executor.open(lambda text: click.echo(f"arena: {text}", err=True))
+        jobs = executor.threads
+    else:
+        executor = Workers(jobs)
+        executor.start()  # before any thread of this process: see cardcli.arena.workers
+    workers = executor
     remote = _listen(store, listen, cert, key_path, connections, connect_time) if listen is not None else None
-    service = Service(store, workers, Policy(lease=lease), jobs=jobs, remote=remote,
+    service = Service(store, executor, Policy(lease=lease), jobs=jobs, remote=remote,
                       report=None if quiet else (lambda text: click.echo(text)), hidden=_own_paths(directory))
     signal.signal(signal.SIGTERM, _terminated)
     click.echo(f"arena {directory}: serving ({jobs} job{'s' if jobs > 1 else ''}); Ctrl-C stops", err=True)
@@ -243,7 +259,10 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
     except KeyboardInterrupt:
         raise Interrupted("interrupted", 130) from None
     finally:
-        workers.close(store.config.settings.quit_grace, now=stopped)
+        if isinstance(workers, Workers):
+            workers.close(store.config.settings.quit_grace, now=stopped)
+        else:
+            workers.close()
         if remote is not None:
             remote.listener.close()
         store.close()
