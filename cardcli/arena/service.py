@@ -54,6 +54,8 @@ class Policy:
     """Seconds between two refreshes of the standings while matches are played."""
     batch_units: int = 0
     """Units claimed at once (0: two per job)."""
+    admit_every: float = 2.0
+    """Seconds between two readings of the remote entrants' tokens and states."""
 
 
 DEFAULT_POLICY = Policy()
@@ -163,6 +165,8 @@ class Service:
         store; the units this server holds are given back on the way out."""
         renewing = threading.Thread(target=self._renew, name="arena-lease", daemon=True)
         renewing.start()
+        if self.remote is not None:
+            threading.Thread(target=self._admit, name="arena-admit", daemon=True).start()
         try:
             while not self.stop.is_set() and not (until is not None and until()):
                 if not self.step():
@@ -176,8 +180,6 @@ class Service:
         """One batch: top the schedule up, claim units and play them. False when there was
         nothing to play."""
         entrants = {row.id: row for row in self.store.entrants()}
-        if self.remote is not None:
-            self.remote.admit(list(entrants.values()), self.store.token_hashes())
         if self.kind == LADDER:
             self.schedule(entrants)
         want = self.policy.batch_units or 2 * self.jobs
@@ -234,6 +236,16 @@ class Service:
             return True
 
         return may_start
+
+    def _admit(self) -> None:
+        """Keep the listener's list of remote entrants current, apart from the matches: a new
+        token or a disabled entrant takes effect within :attr:`Policy.admit_every` seconds,
+        even while a long batch is played."""
+        assert self.remote is not None
+        while True:
+            self.remote.admit(self.store.entrants(), self.store.token_hashes())
+            if self.stop.wait(self.policy.admit_every):
+                return
 
     def _renew(self) -> None:
         while not self.stop.wait(self.policy.lease / 4):
