@@ -17,7 +17,8 @@ import attrs
 from ..errors import UsageError
 from ..games import registry
 from ..tournament.schedule import deal_set_seed, plan
-from .service import DEFAULT_POLICY, Policy, Remote, Service, rotations, standings
+from .service import DEFAULT_POLICY, Policy, Remote, Service, rotations
+from .table import standings
 from .store import Store
 from .workers import Workers
 

@@ -17,17 +17,15 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 import attrs
 
 from ..games import registry
-from ..records import io as records
-from ..records.model import Record
 from ..safe_text import printable
-from ..tournament import results
 from ..tournament.config import Config
 from ..tournament.executor import Executor
 from ..tournament.schedule import MatchPlan, plan
 from ..tournament.worker import Finished
 from . import ladder
 from .store import LADDER, EntrantKind, EntrantRow, Store, UnitRow
-from .workers import Unplayable, Workers
+from .table import SeasonTable
+from .workers import IN_FLIGHT, Job, Unplayable, Workers
 
 if TYPE_CHECKING:
     from ..remote.hub import Listener
@@ -53,12 +51,17 @@ class Policy:
     standings_every: float = 5.0
     """Seconds between two refreshes of the standings while matches are played."""
     batch_units: int = 0
-    """Units claimed at once (0: two per job)."""
+    """Units claimed at once (0: :data:`UNITS_PER_JOB` per job)."""
     admit_every: float = 2.0
     """Seconds between two readings of the remote entrants' tokens and states."""
 
 
 DEFAULT_POLICY = Policy()
+
+UNITS_PER_JOB = 2
+"""Units claimed per job at once. This machine's workers are handed the next batch while they
+play the last (:meth:`Service.step`); a cluster's executor plays a batch at a time, and waits
+between two while the server schedules and claims."""
 
 
 @attrs.frozen
@@ -154,6 +157,10 @@ class Service:
         self.stored = 0
         self._standings_due = 0.0
         self._dirty = False
+        self.table = SeasonTable(kind)
+        """The standings, folded as matches are stored."""
+        self._versions: dict[tuple[int, str], int] = {}
+        """(entrant id, label) → version id, as the store gave them."""
         self._counts: dict[int, tuple[int, float]] = {}
         """Entrant id → units it is in, and when the last was made."""
         self._last_unit = 0
@@ -162,7 +169,8 @@ class Service:
 
     def run(self, until: Callable[[], bool] | None = None, idle: float = 0.5) -> None:
         """Play until :attr:`stop` is set (or ``until()`` says so): schedule, claim, play,
-        store; the units this server holds are given back on the way out."""
+        store. At a stop asked by ``until``, the matches under way are finished and stored;
+        the units this server holds are given back on the way out, however it ends."""
         renewing = threading.Thread(target=self._renew, name="arena-lease", daemon=True)
         renewing.start()
         if self.remote is not None:
@@ -171,27 +179,37 @@ class Service:
             while not self.stop.is_set() and not (until is not None and until()):
                 if not self.step():
                     self.stop.wait(idle)
+            if isinstance(self.executor, Workers):
+                self.executor.drain()
         finally:
             self.stop.set()
             self.store.release(self.server)
             self.refresh_standings()
 
     def step(self) -> bool:
-        """One batch: top the schedule up, claim units and play them. False when there was
-        nothing to play."""
+        """Keep the workers fed: claim and hand over the next units while the last are played
+        (with this machine's workers), or play one batch (an executor that only blocks, such
+        as a cluster's). False when there was nothing to play."""
+        workers = self.executor if isinstance(self.executor, Workers) else None
+        claimed = False
+        if workers is None or workers.waiting < IN_FLIGHT * self.jobs:
+            claimed = self._claim_and_play()
+        if workers is not None and workers.busy:
+            workers.pump(0.25)
+        if self._dirty and time.time() >= self._standings_due:
+            self.refresh_standings()
+        return claimed or (workers is not None and workers.busy > 0)
+
+    def _claim_and_play(self) -> bool:
+        """Schedule, claim a batch of units and hand their matches over; False when there was
+        none."""
         entrants = {row.id: row for row in self.store.entrants()}
         if self.kind == LADDER:
             self.schedule(entrants)
-        want = self.policy.batch_units or 2 * self.jobs
         units = []
-        for unit in self.store.claim(self.server, want, self.policy.lease, kind=self.kind):
-            ready = all(entrants[e].enabled and self.available(entrants[e]) for e in unit.lineup)
-            if ready or self.kind != LADDER:  # a finals waits for its finalists, as a tournament does
+        for unit in self.store.claim(self.server, self.batch_units, self.policy.lease, kind=self.kind):
+            if self._playable(unit, entrants):
                 units.append(unit)
-            else:  # an entrant disabled, or a remote one gone, since the unit was made
-                self.store.drop(unit.id)
-                gone = [entrants[e].name for e in unit.lineup if not (entrants[e].enabled and self.available(entrants[e]))]
-                self.report(f"unit {unit.id} dropped: {', '.join(gone)} no longer available")
         if not units:
             return False
         config, plans, slots = batch(self.store, units, entrants,
@@ -199,19 +217,32 @@ class Service:
         if plans:
             store = lambda finished: self.store_finished(finished, slots, entrants)  # noqa: E731
             if isinstance(self.executor, Workers):
-                self.executor.play(config, plans, store, self._may_start(config),
-                                   lambda failed: self._unplayable(failed, slots))
+                self.executor.submit(Job(config, store, self._may_start(config),
+                                         lambda failed: self._unplayable(failed, slots)), plans)
             else:
                 self.executor.play(config, plans, store)
-        if self._dirty and time.time() >= self._standings_due:
-            self.refresh_standings()
         return True
+
+    def _playable(self, unit: UnitRow, entrants: dict[int, EntrantRow]) -> bool:
+        """Whether a claimed unit can be played now; a ladder's unit whose entrant was disabled
+        or whose remote bot went away since it was made is dropped (a finals waits for its
+        finalists, as a tournament does)."""
+        gone = [entrants[e].name for e in unit.lineup if not (entrants[e].enabled and self.available(entrants[e]))]
+        if not gone or self.kind != LADDER:
+            return True
+        self.store.drop(unit.id)
+        self.report(f"unit {unit.id} dropped: {', '.join(gone)} no longer available")
+        return False
 
     def _unplayable(self, failed: Unplayable, slots: dict[int, Slot]) -> None:
         """A match that could not start: its unit is dropped (the ladder makes others)."""
         slot = slots[failed.index]
         self.store.drop(slot.unit.id)
         self.report(f"unit {slot.unit.id} dropped: {failed.reason}")
+
+    @property
+    def batch_units(self) -> int:
+        return self.policy.batch_units or UNITS_PER_JOB * self.jobs
 
     def available(self, row: EntrantRow) -> bool:
         """Whether an entrant can be scheduled now: a program always, a remote bot while it
@@ -256,7 +287,7 @@ class Service:
     def schedule(self, entrants: dict[int, EntrantRow]) -> None:
         """Add units until twice the jobs' worth are open (pending or under way)."""
         size = self.store.config.group_size
-        want = (self.policy.batch_units or 2 * self.jobs) * 2
+        want = self.batch_units * 2
         open_units = self.store.open_units()
         if open_units >= want:
             return
@@ -304,16 +335,18 @@ class Service:
         said in its handshake), whether it is rated (every seat's version the one scheduled:
         a bot that changed version mid-unit is not rated against its new self), then the
         fault rule for the seats that faulted."""
-        record = records.load_json(finished.line.encode("utf-8"))
-        slot = slots[record["tournament"]["index"]]
+        head = finished.head
+        slot = slots[head["tournament"]["index"]]
         seating, rated = [], True
         for seat, entrant in enumerate(slot.entrants):
-            label = _label(record["seats"][seat])
-            version = self.store.version_id(entrant, label)
+            label = _label(head["versions"][seat])
+            version = self._versions.get((entrant, label))
+            if version is None:
+                version = self._versions[(entrant, label)] = self.store.version_id(entrant, label)
             scheduled = slot.unit.versions[slot.unit.lineup.index(entrant)]
             rated = rated and (scheduled is None or scheduled == version)
             seating.append(version)
-        faulted = sorted({fault["seat"] for fault in record["faults"]})
+        faulted = head["faulted"]
         stored = self.store.store_match(slot.unit.id, slot.rotation, seating, finished.line, rated, faulted)
         if stored is None:
             return
@@ -321,7 +354,7 @@ class Service:
         self._dirty = True
         names = [entrants[e].name for e in slot.entrants]
         self.report(f"match {stored}: unit {slot.unit.id} rotation {slot.rotation}, "
-                    f"{', '.join(names)}: {_outcome(record)}")
+                    f"{', '.join(names)}: {_outcome(head)}")
         for entrant in {slot.entrants[seat] for seat in faulted}:
             self._check_faults(entrants[entrant])
 
@@ -336,68 +369,29 @@ class Service:
     # -- standings --------------------------------------------------------------------------
 
     def refresh_standings(self) -> None:
+        """Fold the matches stored since the last refresh (by any server) into the standings
+        and save them. The next refresh waits at least ten times as long as this one took, so
+        the standings never take more than a tenth of this process however long the season."""
         if self.kind != LADDER:
             return
-        table = standings(self.store)
-        self.store.save_standings(table, table["matches"])
+        started = time.monotonic()
+        self.table.catch_up(self.store)
+        snapshot = self.table.snapshot(self.store)
+        self.store.save_standings(snapshot, snapshot["matches"])
         self._dirty = False
-        self._standings_due = time.time() + self.policy.standings_every
+        took = time.monotonic() - started
+        self._standings_due = time.time() + max(self.policy.standings_every, 10 * took)
 
 
-def standings(store: Store, kind: str = LADDER) -> dict[str, Any]:
-    """The standings from every rated record of the ladder (or every record of a finals), as
-    the tournament's table folds them (ratings with intervals, paired duplicate results, the
-    groups not separated), one row per version that played, each with its entrant's name and
-    state."""
-    versions = store.versions()
-    matches = 0
-    if kind != LADDER:  # a finals' table lists its finalists only
-        played = {version for match, _ in store.records(kind=kind) for version in match.seating}
-        versions = [v for v in versions if v["id"] in played]
-    names = [str(v["id"]) for v in versions]
-    index = {v["id"]: i for i, v in enumerate(versions)}
-
-    def rated() -> Any:
-        nonlocal matches
-        for match, line in store.records(rated_only=kind == LADDER, kind=kind):
-            matches += 1
-            record = Record.from_json(records.load_json(line.encode("utf-8")))
-            tag = record.tournament
-            assert tag is not None
-            yield attrs.evolve(record, tournament=attrs.evolve(tag, seating=tuple(index[v] for v in match.seating)))
-
-    table = results.tabulate(names, rated())
-    by_id = {str(v["id"]): v for v in versions}
-    entrants = {row.name: row for row in store.entrants()}
-    rows = []
-    for row in table.rows:
-        version = by_id[row["entrant"]]
-        entrant = entrants[version["name"]]
-        rows.append({**row, "entrant": version["name"], "version": version["label"], "version_id": version["id"],
-                     "enabled": entrant.enabled, "disabled_reason": entrant.disabled_reason,
-                     "next": _renamed(row.get("next"), by_id)})
-    return {"matches": matches, "lower_is_better": table.lower_is_better, "rows": rows,
-            "order": results.ORDER if table.paired else results.ORDER_WITHOUT_PAIRS}
-
-
-def _renamed(comparison: dict[str, Any] | None, by_id: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
-    """A row's comparison with the row below, naming the version by entrant and label."""
-    if comparison is None:
-        return None
-    version = by_id[comparison["entrant"]]
-    return {**comparison, "entrant": version["name"], "version": version["label"], "version_id": version["id"]}
-
-
-def _label(seat: dict[str, Any]) -> str:
-    bot = seat.get("bot") or {}
-    version = bot.get("version")
+def _label(version: Any) -> str:
+    """The version label of what a bot said in ``id version`` (None when it said nothing)."""
     return printable(str(version))[:64] if version else UNVERSIONED
 
 
-def _outcome(record: dict[str, Any]) -> str:
-    result = record.get("result")
+def _outcome(head: dict[str, Any]) -> str:
+    result = head.get("result")
     if result is None:
-        return record["status"]
-    return "scores " + " ".join(str(s) for s in result["scores"]) + (f", {len(record['faults'])} fault(s)"
-                                                                      if record["faults"] else "")
+        return str(head["status"])
+    faulted = head["faulted"]
+    return "scores " + " ".join(str(s) for s in result["scores"]) + (f", seat(s) {faulted} faulted" if faulted else "")
 

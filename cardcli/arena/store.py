@@ -88,6 +88,18 @@ class StoredMatch:
     finished: float
 
 
+@attrs.frozen
+class MatchOutcome:
+    """What a match's summary says of its result, as its record says it."""
+
+    status: str | None
+    """The record's ``status`` (``complete``, ``aborted``...)."""
+    scores: tuple[float, ...] | None
+    """Each seat's score, or None for a match without a result."""
+    faulted: tuple[int, ...]
+    """The seats that faulted."""
+
+
 def engine_for(url: str) -> Engine:
     """An engine for ``url``: SQLite waits for a busy database rather than failing at once and
     keeps foreign keys; PostgreSQL goes through psycopg 3."""
@@ -102,6 +114,9 @@ def engine_for(url: str) -> Engine:
                 cursor = dbapi_connection.cursor()
                 cursor.execute("PRAGMA foreign_keys=ON")
                 cursor.execute("PRAGMA journal_mode=WAL")
+                # durable across a crash of any process (the operating system has each commit);
+                # only a power cut can lose the last commits, never consistency (docs/arena.md)
+                cursor.execute("PRAGMA synchronous=NORMAL")
                 cursor.close()
 
             return engine
@@ -377,20 +392,15 @@ class Store:
         """Commit one finished match (its record ``line``, the version in each seat, the seats
         that faulted) and the unit's progress, in one transaction; None when the match was
         stored already (the database refuses a second (unit, rotation))."""
-        m, a, u = schema.matches, schema.appearances, schema.units
         try:
             with self.engine.begin() as conn:
-                result = conn.execute(m.insert().values(
-                    unit_id=unit_id, rotation=rotation, seating=json.dumps(list(seating)), record=line, rated=rated,
-                    faults=len(faulted), finished=time.time() if now is None else now))
+                result = conn.execute(_INSERT_MATCH, {
+                    "unit_id": unit_id, "rotation": rotation, "seating": json.dumps(list(seating)), "record": line,
+                    "rated": rated, "faults": len(faulted), "finished": time.time() if now is None else now})
                 match_id = _new_id(result)
-                conn.execute(a.insert(), [{"match_id": match_id, "version_id": version, "seat": seat,
-                                           "faulted": seat in faulted} for seat, version in enumerate(seating)])
-                played = conn.execute(sa.select(sa.func.count()).select_from(m).where(m.c.unit_id == unit_id)
-                                      ).scalar_one()
-                rotations = conn.execute(sa.select(u.c.rotations).where(u.c.id == unit_id)).scalar_one()
-                if played >= rotations:
-                    conn.execute(u.update().where(u.c.id == unit_id).values(status="done"))
+                conn.execute(_INSERT_APPEARANCE, [{"match_id": match_id, "version_id": version, "seat": seat,
+                                                   "faulted": seat in faulted} for seat, version in enumerate(seating)])
+                conn.execute(_UNIT_DONE, {"unit": unit_id})
                 return match_id
         except sa.exc.IntegrityError:
             if rotation in self.played_rotations(unit_id):
@@ -418,6 +428,70 @@ class Store:
         return [StoredMatch(r.id, r.unit_id, r.rotation, tuple(json.loads(r.seating)), bool(r.rated), r.faults,
                             r.finished) for r in rows]
 
+    def entrant_matches(self, entrant: str, limit: int = 50, after: int | None = None) -> list[StoredMatch]:
+        """What :meth:`matches` gives for one entrant, read so that its cost follows the page,
+        not the season: each of the entrant's versions gives its newest appearances from the
+        ``(version, match)`` index (a page's worth per seat at most), and only the matches
+        among those are read. ``matches(entrant=...)`` gathers every match the entrant ever
+        played before it keeps a page: tens of milliseconds for a regular over a long season."""
+        a, v, e, m = schema.appearances, schema.versions, schema.entrants, schema.matches
+        with self.engine.connect() as conn:
+            versions = conn.execute(sa.select(v.c.id).join(e, e.c.id == v.c.entrant_id)
+                                    .where(e.c.name == entrant)).scalars().all()
+            if not versions:
+                return []
+            newest = []
+            for version in versions:
+                query = sa.select(a.c.match_id).where(a.c.version_id == version)
+                if after is not None:
+                    query = query.where(a.c.match_id < after)
+                newest.append(sa.select(query.order_by(a.c.match_id.desc())
+                                        .limit(limit * self.config.players).subquery().c.match_id))
+            found = (sa.union_all(*newest) if len(newest) > 1 else newest[0]).subquery()
+            page = sa.select(found.c.match_id).distinct().order_by(found.c.match_id.desc()).limit(limit)
+            rows = conn.execute(
+                sa.select(m.c.id, m.c.unit_id, m.c.rotation, m.c.seating, m.c.rated, m.c.faults, m.c.finished)
+                .where(m.c.id.in_(page))
+                .order_by(m.c.id.desc())).all()
+        return [StoredMatch(r.id, r.unit_id, r.rotation, tuple(json.loads(r.seating)), bool(r.rated), r.faults,
+                            r.finished) for r in rows]
+
+    def outcomes(self, match_ids: Sequence[int]) -> dict[int, MatchOutcome]:
+        """The status, scores and faulting seats of the matches ``match_ids`` (those stored).
+        The database reads the two fields out of each record itself: a page of fifty summaries
+        would otherwise carry a megabyte of records here to be parsed for a few numbers."""
+        if not match_ids:
+            return {}
+        m, a = schema.matches, schema.appearances
+        ids = sorted(set(match_ids))
+        with self.engine.connect() as conn:
+            rows = conn.execute(self._outcome_query().where(m.c.id.in_(ids))).all()
+            faulted = conn.execute(sa.select(a.c.match_id, a.c.seat)
+                                   .where(a.c.match_id.in_(ids) & (a.c.faulted == sa.true()))
+                                   .order_by(a.c.match_id, a.c.seat)).all()
+        seats: dict[int, list[int]] = {}
+        for match_id, seat in faulted:
+            seats.setdefault(int(match_id), []).append(int(seat))
+        return {int(match_id): MatchOutcome(None if status is None else str(status),
+                                            None if scores is None else tuple(json.loads(scores)),
+                                            tuple(seats.get(int(match_id), ())))
+                for match_id, status, scores in rows}
+
+    def _outcome_query(self) -> sa.Select[Any]:
+        """Each match's id, its record's ``status`` and ``result.scores`` (a JSON text), read
+        by the database. SQLite's JSON functions read the text as it is. PostgreSQL's must
+        parse it, and each path read parses the whole record again: the record is parsed
+        once into its top-level fields (``json_to_record``), which halves a page's cost."""
+        m = schema.matches
+        if self.engine.dialect.name == "sqlite":
+            record = sa.type_coerce(m.c.record, sa.JSON)
+            return sa.select(m.c.id, record[("status",)].as_string(), record[("result", "scores")].as_string())
+        top = (sa.func.json_to_record(sa.cast(m.c.record, sa.JSON))
+               .table_valued(sa.column("status", sa.Text), sa.column("result", sa.JSON))
+               .render_derived(name="top", with_types=True))
+        return (sa.select(m.c.id, top.c.status, top.c.result["scores"].as_string())
+                .select_from(m).join(top, sa.true()))
+
     def record_line(self, match_id: int) -> str | None:
         m = schema.matches
         with self.engine.connect() as conn:
@@ -425,13 +499,17 @@ class Store:
         return None if found is None else str(found)
 
     def records(self, since: float | None = None, rated_only: bool = False, kind: str | None = None,
+                after: int = 0, ids: Sequence[int] | None = None,
                 batch: int = 500) -> Iterator[tuple[StoredMatch, str]]:
-        """Every stored match with its record line (of units of ``kind`` only, when given),
-        oldest first, read in batches (memory stays flat over a season)."""
+        """Every stored match with its record line (of units of ``kind`` only, when given;
+        after match ``after``; among ``ids``, when given), oldest first, read in batches
+        (memory stays flat over a season)."""
         m, u = schema.matches, schema.units
-        last = 0
+        last = after
         while True:
             query = sa.select(m).where(m.c.id > last)
+            if ids is not None:
+                query = query.where(m.c.id.in_(list(ids)))
             if kind is not None:
                 query = query.where(m.c.unit_id.in_(sa.select(u.c.id).where(u.c.kind == kind)))
             if since is not None:
@@ -446,6 +524,17 @@ class Store:
                 yield (StoredMatch(r.id, r.unit_id, r.rotation, tuple(json.loads(r.seating)), bool(r.rated),
                                    r.faults, r.finished), r.record)
             last = rows[-1].id
+
+    def match_ids(self, after: int, rated_only: bool = False, kind: str | None = None) -> list[int]:
+        """The ids of the matches stored after match ``after`` (of units of ``kind``)."""
+        m, u = schema.matches, schema.units
+        query = sa.select(m.c.id).where(m.c.id > after)
+        if rated_only:
+            query = query.where(m.c.rated == sa.true())
+        if kind is not None:
+            query = query.where(m.c.unit_id.in_(sa.select(u.c.id).where(u.c.kind == kind)))
+        with self.engine.connect() as conn:
+            return [int(i) for i in conn.execute(query.order_by(m.c.id)).scalars()]
 
     def recent_faults(self, entrant_id: int, window: int) -> tuple[int, int]:
         """Of an entrant's last ``window`` matches (every version), how many it faulted in,
@@ -473,6 +562,16 @@ class Store:
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(t.c.table).where(t.c.id == 1)).first()
         return None if row is None else dict(json.loads(row.table))
+
+
+_INSERT_MATCH = schema.matches.insert()
+_INSERT_APPEARANCE = schema.appearances.insert()
+_UNIT_DONE = schema.units.update().where(
+    (schema.units.c.id == sa.bindparam("unit"))
+    & (sa.select(sa.func.count()).select_from(schema.matches).where(schema.matches.c.unit_id == sa.bindparam("unit"))
+       .scalar_subquery() >= schema.units.c.rotations)).values(status="done")
+"""The statements a match is stored by, made once: built afresh for each match, SQLAlchemy's
+work of building and keying them cost more than the database's of running them."""
 
 
 def _entrant(row: Any) -> EntrantRow:

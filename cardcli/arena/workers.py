@@ -79,17 +79,36 @@ def _work(conn: multiprocessing.connection.Connection) -> None:
             pool.close()
 
 
+@attrs.frozen(eq=False)
+class Job:
+    """Matches submitted together: their configuration, and what to do with each outcome."""
+
+    config: Config
+    store: Store
+    may_start: MayStart | None = None
+    unplayable: Callable[[Unplayable], None] | None = None
+
+
+@attrs.frozen
+class _Queued:
+    job: Job
+    match: MatchPlan
+
+
 class Workers(Executor):
-    """``jobs`` long-lived worker processes; :meth:`play` feeds them and waits for the matches
-    given, as every executor does. A worker that dies is replaced and its matches are played
-    again by another (the arena's store refuses a match stored twice)."""
+    """``jobs`` long-lived worker processes fed from one queue of matches. :meth:`submit` adds
+    matches and :meth:`pump` plays on for a while, so a server can claim its next units while
+    the workers are busy with the last ones (no worker waits between batches); :meth:`play`
+    is the blocking form every executor has. A worker that dies is replaced and its matches
+    are played again by another (the arena's store refuses a match stored twice)."""
 
     def __init__(self, jobs: int):
         self.jobs = max(1, jobs)
         self._context = multiprocessing.get_context("forkserver")
         self._workers: list[multiprocessing.process.BaseProcess] = []
         self._ends: list[multiprocessing.connection.Connection] = []
-        self._in_flight: list[deque[MatchPlan]] = []
+        self._in_flight: list[deque[_Queued]] = []
+        self._queue: deque[_Queued] = deque()
 
     def start(self) -> None:
         """Start the fork server and the workers: before the caller starts any thread."""
@@ -109,78 +128,105 @@ class Workers(Executor):
             self._workers[at], self._ends[at] = worker, parent_end
             self._in_flight[at] = deque()
 
-    def play(self, config: Config, pending: Sequence[MatchPlan], store: Store,
-             may_start: MayStart | None = None, unplayable: Callable[[Unplayable], None] | None = None) -> None:
-        """As :meth:`Executor.play`; with ``may_start``, a match is handed to a worker only
-        when it says so, given the matches under way (a remote bot plays as many matches at
-        once as it holds connections). When nothing is under way, the first match left starts
-        whatever it says: a bot that never connects is then a recorded fault, not a hang. A
-        match that could not be started goes to ``unplayable`` (by default, a CardcliError)."""
+    @property
+    def waiting(self) -> int:
+        """Matches submitted and not yet handed to a worker."""
+        return len(self._queue)
+
+    @property
+    def busy(self) -> int:
+        """Matches submitted and not yet finished."""
+        return len(self._queue) + sum(len(flight) for flight in self._in_flight)
+
+    def submit(self, job: Job, pending: Sequence[MatchPlan]) -> None:
+        """Queue ``pending`` to be played with ``job``'s configuration; :meth:`pump` plays them.
+
+        With ``job.may_start``, a match is handed to a worker only when it says so, given the
+        matches under way (a remote bot plays as many matches at once as it holds
+        connections). When nothing is under way, the first match left starts whatever it
+        says: a bot that never connects is then a recorded fault, not a hang. A match that
+        could not be started goes to ``job.unplayable`` (by default, a CardcliError)."""
         if not self._workers:
             self.start()
-        work: deque[MatchPlan] = deque(pending)
-        left = len(pending)
+        self._queue.extend(_Queued(job, match) for match in pending)
+        self._feed_all()
 
-        def next_match() -> MatchPlan | None:
-            running = [m for flight in self._in_flight for m in flight]
-            for match in work:
-                if may_start is None or not running or may_start(match, running):
-                    work.remove(match)
-                    return match
-            return None
+    def play(self, config: Config, pending: Sequence[MatchPlan], store: Store,
+             may_start: MayStart | None = None, unplayable: Callable[[Unplayable], None] | None = None) -> None:
+        """As :meth:`Executor.play`: submit, and play until everything submitted is done."""
+        self.submit(Job(config, store, may_start, unplayable), pending)
+        while self.busy:
+            self.pump(None)
 
-        def feed(k: int) -> None:
-            while work and len(self._in_flight[k]) < IN_FLIGHT:
-                match = next_match()
-                if match is None:
-                    return
+    def drain(self) -> None:
+        """Forget the matches not yet handed over (their units go back to the store's pending
+        ones when the server releases them) and finish the ones under way."""
+        self._queue.clear()
+        while self.busy:
+            self.pump(None)
+
+    def _next(self) -> _Queued | None:
+        running = [q.match for flight in self._in_flight for q in flight]
+        for queued in self._queue:
+            guard = queued.job.may_start
+            if guard is None or not running or guard(queued.match, running):
+                self._queue.remove(queued)
+                return queued
+        return None
+
+    def _feed(self, k: int) -> None:
+        while self._queue and len(self._in_flight[k]) < IN_FLIGHT:
+            queued = self._next()
+            if queued is None:
+                return
+            try:
+                self._ends[k].send((queued.job.config, queued.match))
+            except (BrokenPipeError, ConnectionResetError, OSError):
+                self._queue.appendleft(queued)
+                return
+            self._in_flight[k].append(queued)
+
+    def _feed_all(self) -> None:
+        for k in range(len(self._workers)):
+            self._feed(k)
+
+    def pump(self, timeout: float | None) -> None:
+        """Take what the workers have finished (waiting up to ``timeout`` seconds for the
+        first, None: until one), hand each outcome to its job, and feed the workers again."""
+        if not self.busy:
+            return
+        watched: dict[Any, int] = {end: k for k, end in enumerate(self._ends)}
+        watched.update({w.sentinel: k for k, w in enumerate(self._workers)})
+        for ready in multiprocessing.connection.wait(list(watched), timeout):
+            k = watched[ready]
+            end = self._ends[k]
+            if ready is end:
                 try:
-                    self._ends[k].send((config, match))
-                except (BrokenPipeError, ConnectionResetError, OSError):
-                    work.appendleft(match)
-                    return
-                self._in_flight[k].append(match)
-
-        for k in range(self.jobs):
-            feed(k)
-        while left:
-            watched: dict[Any, int] = {end: k for k, end in enumerate(self._ends)}
-            watched.update({w.sentinel: k for k, w in enumerate(self._workers)})
-            for ready in multiprocessing.connection.wait(list(watched)):
-                k = watched[ready]
-                end = self._ends[k]
-                if ready is end:
+                    outcome = cast("Finished | Unplayable", end.recv())
+                except (EOFError, ConnectionResetError, OSError):
+                    continue  # the worker died: its sentinel says so
+                self._deliver(self._in_flight[k].popleft(), outcome)
+            elif not self._workers[k].is_alive():
+                while end.poll():
                     try:
                         outcome = cast("Finished | Unplayable", end.recv())
                     except (EOFError, ConnectionResetError, OSError):
-                        continue  # the worker died: its sentinel says so
-                    self._in_flight[k].popleft()
-                    left -= 1
-                    if isinstance(outcome, Unplayable):
-                        if unplayable is None:
-                            raise CardcliError(f"match {outcome.index} cannot be played: {outcome.reason}")
-                        unplayable(outcome)
-                    else:
-                        store(outcome)
-                    for j in [k, *range(self.jobs)]:  # a match held back may start now
-                        feed(j)
-                elif not self._workers[k].is_alive():
-                    while end.poll():
-                        try:
-                            outcome = cast("Finished | Unplayable", end.recv())
-                        except (EOFError, ConnectionResetError, OSError):
-                            break
-                        self._in_flight[k].popleft()
-                        left -= 1
-                        if isinstance(outcome, Finished):
-                            store(outcome)
-                        elif unplayable is not None:
-                            unplayable(outcome)
-                    work.extendleft(reversed(self._in_flight[k]))
-                    end.close()
-                    self._add(k)
-                    feed(k)
-                    break  # the watched objects changed
+                        break
+                    self._deliver(self._in_flight[k].popleft(), outcome)
+                self._queue.extendleft(reversed(self._in_flight[k]))
+                end.close()
+                self._add(k)
+                break  # the watched objects changed
+        self._feed_all()
+
+    @staticmethod
+    def _deliver(queued: _Queued, outcome: Finished | Unplayable) -> None:
+        if isinstance(outcome, Finished):
+            queued.job.store(outcome)
+        elif queued.job.unplayable is not None:
+            queued.job.unplayable(outcome)
+        else:
+            raise CardcliError(f"match {outcome.index} cannot be played: {outcome.reason}")
 
     def close(self, grace: float = 2.0, now: bool = False) -> None:
         """Tell every worker to stop after its match (``now``: at once, its bots closed, as
@@ -204,3 +250,4 @@ class Workers(Executor):
         for end in self._ends:
             end.close()
         self._workers, self._ends, self._in_flight = [], [], []
+        self._queue.clear()

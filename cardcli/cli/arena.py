@@ -353,7 +353,7 @@ def finals(directory: str, top: int, deal_sets: int, seed: int | None, jobs: int
 def standings(directory: str, as_json: bool, recompute: bool) -> None:
     """The standings: rank, entrant and version, rating with its interval, the groups the
     paired results do not separate, matches, faults and state."""
-    from ..arena.service import standings as fold
+    from ..arena.table import standings as fold
 
     store = _open(directory)
     table = fold(store) if recompute or store.standings() is None else store.standings()

@@ -205,23 +205,43 @@ class Table:
         return None
 
 
-def tabulate(names: Sequence[str], records: Iterable[Record]) -> Table:
-    """Fold the records (in schedule order) into the tournament's table."""
-    stats = [EntrantStats(n) for n in names]
-    model = PlackettLuce()
-    ratings = [model.rating(name=n) for n in names]
-    cross: dict[tuple[int, int], list[float]] = defaultdict(list)
-    count = 0
-    lower = False
-    paired: PairedTally | None = None
-    for record in records:
-        count += 1
-        if paired is None:
-            paired = PairedTally(tuple(names), _lower_is_better(record))
-        paired.add(record)
+class Tally:
+    """The table's fold, one record at a time: :func:`tabulate` folds a whole tournament, and
+    the arena folds each new record into the standings it keeps (:meth:`add_name` makes room
+    for an entrant that joins the season) instead of folding the whole season again."""
+
+    def __init__(self, names: Sequence[str], times: bool = True):
+        self.times = times
+        """Whether each entrant's time per move is summed up (reading every move of every
+        record); the arena's live standings leave it out, and fold records without moves."""
+        self.names: list[str] = list(names)
+        self.stats = [EntrantStats(n) for n in self.names]
+        self.model = PlackettLuce()
+        self.ratings = [self.model.rating(name=n) for n in self.names]
+        self.cross: dict[tuple[int, int], list[float]] = defaultdict(list)
+        self.count = 0
+        self.lower = False
+        self.paired: PairedTally | None = None
+
+    def add_name(self, name: str) -> int:
+        """Make room for a new entrant; its index."""
+        self.names.append(name)
+        self.stats.append(EntrantStats(name))
+        self.ratings.append(self.model.rating(name=name))
+        if self.paired is not None:
+            self.paired.names = tuple(self.names)
+        return len(self.names) - 1
+
+    def add(self, record: Record) -> None:
+        """Fold one record in (its tag's seating indexes :attr:`names`)."""
+        names, stats, ratings, cross = self.names, self.stats, self.ratings, self.cross
+        self.count += 1
+        if self.paired is None:
+            self.paired = PairedTally(tuple(names), _lower_is_better(record))
+        self.paired.add(record)
         seating = tournament_tag(record).seating
         result = record.result
-        lower = lower or _lower_is_better(record)
+        self.lower = self.lower or _lower_is_better(record)
         standing = _standings(record)
         deals = max(1, len(record.deals))
         entrants = sorted(set(seating))
@@ -240,7 +260,7 @@ def tabulate(names: Sequence[str], records: Iterable[Record]) -> Table:
         for fault in record.faults:
             stats[seating[fault.seat]].faults[fault.kind] += 1
         untimed = {s.seat for s in record.seats if s.kind == "builtin"}
-        for deal in record.deals:
+        for deal in record.deals if self.times else ():
             for move in deal.moves:
                 # the referee's fallback player moved for a faulty bot: not the entrant's time;
                 # a built-in player's moves are not timed (the record says 0): no false zero
@@ -249,43 +269,55 @@ def tabulate(names: Sequence[str], records: Iterable[Record]) -> Table:
         if len(entrants) > 1:
             place = match_places(record, rank)
             teams = [[ratings[e]] for e in entrants]
-            updated = model.rate(teams, ranks=dense_ranks([place[e] for e in entrants]))
+            updated = self.model.rate(teams, ranks=dense_ranks([place[e] for e in entrants]))
             for e, team in zip(entrants, updated):
                 ratings[e] = team[0]
             for a in entrants:
                 for b in entrants:
                     if a != b:
                         cross[(a, b)].append(1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0)
-    points = paired.matchpoints() if paired is not None else []
-    rows: list[dict[str, Any]] = []
-    for e, st in enumerate(stats):
-        mean, half = st.mean_ci()
-        mp = points[e].percent if points else None
-        rows.append(
-            {
-                "entrant": st.name,
-                "rating": round(ratings[e].mu, 2),
-                "rating_ci": round(1.96 * ratings[e].sigma, 2),
-                "ordinal": round(ratings[e].mu - 3 * ratings[e].sigma, 2),
-                "matchpoints": round(mp, 2) if mp is not None else None,
-                "comparisons": points[e].comparisons if points else 0,
-                "matches": st.matches,
-                "wins": st.wins,
-                "draws": st.draws,
-                "losses": st.losses,
-                "score_per_deal": round(mean, 3) if st.per_deal else None,
-                "score_per_deal_ci": round(half, 3) if st.per_deal and math.isfinite(half) else None,
-                "faults": dict(sorted(st.faults.items())),
-                "time_ms": st.times.summary().to_json(),
-            }
-        )
-    pairs = tuple(paired.results() if paired is not None else paired_results(names, (), lower))
-    ordered, against = order_rows(rows, pairs)
-    crosstable = {
-        names[a]: {names[b]: f"{sum(v):g}/{len(v)}" for (a2, b), v in sorted(cross.items()) if a2 == a}
-        for a in range(len(names))
-    }
-    return Table(tuple(ordered), crosstable, count, lower, pairs, tuple(against))
+
+    def table(self) -> Table:
+        """The table of what was folded so far."""
+        names, stats, ratings, paired = self.names, self.stats, self.ratings, self.paired
+        points = paired.matchpoints() if paired is not None else []
+        rows: list[dict[str, Any]] = []
+        for e, st in enumerate(stats):
+            mean, half = st.mean_ci()
+            mp = points[e].percent if points else None
+            rows.append(
+                {
+                    "entrant": st.name,
+                    "rating": round(ratings[e].mu, 2),
+                    "rating_ci": round(1.96 * ratings[e].sigma, 2),
+                    "ordinal": round(ratings[e].mu - 3 * ratings[e].sigma, 2),
+                    "matchpoints": round(mp, 2) if mp is not None else None,
+                    "comparisons": points[e].comparisons if points else 0,
+                    "matches": st.matches,
+                    "wins": st.wins,
+                    "draws": st.draws,
+                    "losses": st.losses,
+                    "score_per_deal": round(mean, 3) if st.per_deal else None,
+                    "score_per_deal_ci": round(half, 3) if st.per_deal and math.isfinite(half) else None,
+                    "faults": dict(sorted(st.faults.items())),
+                    "time_ms": st.times.summary().to_json(),
+                }
+            )
+        pairs = tuple(paired.results() if paired is not None else paired_results(names, (), self.lower))
+        ordered, against = order_rows(rows, pairs)
+        crosstable = {
+            names[a]: {names[b]: f"{sum(v):g}/{len(v)}" for (a2, b), v in sorted(self.cross.items()) if a2 == a}
+            for a in range(len(names))
+        }
+        return Table(tuple(ordered), crosstable, self.count, self.lower, pairs, tuple(against))
+
+
+def tabulate(names: Sequence[str], records: Iterable[Record]) -> Table:
+    """Fold the records (in schedule order) into the tournament's table."""
+    tally = Tally(names)
+    for record in records:
+        tally.add(record)
+    return tally.table()
 
 
 def match_places(record: Record, standing: dict[int, float]) -> dict[int, tuple[float, float]]:

@@ -158,6 +158,9 @@ class Finished:
     def of(cls, record: dict[str, Any], bundles: tuple[Bundle, ...] = ()) -> "Finished":
         head = {k: record[k] for k in ("status", "result", "tournament")}
         head["undeclared"] = [list(found) for found in records.undeclared_options(record)]
+        # what the arena stores beside each record, so that its server need not parse it
+        head["versions"] = [(seat.get("bot") or {}).get("version") for seat in record["seats"]]
+        head["faulted"] = sorted({fault["seat"] for fault in record["faults"]})
         return cls(dump(record), head, bundles)
 
 

@@ -1,0 +1,107 @@
+"""The arena's standings, folded record by record: the tournament's own table
+(:class:`cardcli.tournament.results.Tally`: OpenSkill ratings with intervals, paired duplicate
+results, the groups not separated), one row per version.
+
+A server keeps one :class:`SeasonTable` and folds in only the matches stored since its last
+look, by any server: refreshing the standings costs what was played since, not the season.
+The moves are not read (the standings have no time per move, the costliest part of a fold):
+the server shares the machine's cores with the workers that play.
+The records are folded in the order of their ids, which is the order a full fold from
+nothing (``arena standings --recompute``) uses too, so both give the same table. On PostgreSQL
+a match may be committed after one with a higher id (two servers, one slower transaction):
+the ids within :data:`LATE` of the newest folded are looked at again, and one that arrived
+late is folded then.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+
+from ..records.model import Record
+from ..tournament import results
+from .store import LADDER, Store
+
+LATE = 10_000
+"""How far behind the newest match folded a match committed late is still looked for."""
+
+
+class SeasonTable:
+    """The standings of one kind of unit (the ladder's rated matches, or a finals' matches)."""
+
+    def __init__(self, kind: str = LADDER):
+        self.kind = kind
+        self.tally = results.Tally([], times=False)
+        self.index: dict[int, int] = {}
+        """Version id → its place in the tally."""
+        self.folded: set[int] = set()
+        """The ids of the matches folded within :data:`LATE` of :attr:`last`."""
+        self.last = 0
+        self.matches = 0
+
+    def catch_up(self, store: Store) -> int:
+        """Fold in the matches stored since the last call; how many there were."""
+        rated = self.kind == LADDER
+        window = max(0, self.last - LATE)
+        waiting = [i for i in store.match_ids(window, rated, self.kind) if i not in self.folded]
+        count = 0
+        for match, line in store.records(rated_only=rated, kind=self.kind, ids=waiting):
+            data = json.loads(line)
+            for deal in data["deals"]:
+                deal["moves"] = []  # the standings read no move: most of a record, not read at all
+            record = Record.from_json(data)
+            tag = record.tournament
+            assert tag is not None
+            seating = tuple(self._place(version) for version in match.seating)
+            self.tally.add(attrs.evolve(record, tournament=attrs.evolve(tag, seating=seating)))
+            self.folded.add(match.id)
+            self.last = max(self.last, match.id)
+            count += 1
+        self.matches += count
+        self.folded = {i for i in self.folded if i > self.last - LATE}
+        return count
+
+    def _place(self, version: int) -> int:
+        place = self.index.get(version)
+        if place is None:
+            place = self.index[version] = self.tally.add_name(str(version))
+        return place
+
+    def snapshot(self, store: Store) -> dict[str, Any]:
+        """The standings as the API and ``arena standings`` give them: each row with its
+        entrant's name, the version's label, and the entrant's state. The ladder lists every
+        version (one that has not played yet with the starting rating); a finals its
+        finalists."""
+        versions = {v["id"]: v for v in store.versions()}
+        if self.kind == LADDER:
+            for version in versions:
+                self._place(version)
+        table = self.tally.table()
+        entrants = {row.name: row for row in store.entrants()}
+        rows = []
+        for row in table.rows:
+            version = versions[int(row["entrant"])]
+            entrant = entrants[version["name"]]
+            rows.append({**row, "entrant": version["name"], "version": version["label"], "version_id": version["id"],
+                         "enabled": entrant.enabled, "disabled_reason": entrant.disabled_reason,
+                         "next": _renamed(row.get("next"), versions)})
+        return {"matches": self.matches, "lower_is_better": table.lower_is_better, "rows": rows,
+                "order": results.ORDER if table.paired else results.ORDER_WITHOUT_PAIRS}
+
+
+def standings(store: Store, kind: str = LADDER) -> dict[str, Any]:
+    """The standings folded from nothing: every rated record of the ladder (or every record of
+    a finals)."""
+    table = SeasonTable(kind)
+    table.catch_up(store)
+    return table.snapshot(store)
+
+
+def _renamed(comparison: dict[str, Any] | None, versions: dict[int, dict[str, Any]]) -> dict[str, Any] | None:
+    """A row's comparison with the row below, naming the version by entrant and label."""
+    if comparison is None:
+        return None
+    version = versions[int(comparison["entrant"])]
+    return {**comparison, "entrant": version["name"], "version": version["label"], "version_id": version["id"]}
