@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+import httpx
 import pytest
 import sqlalchemy as sa
 
@@ -85,15 +86,22 @@ def _kill_group(pgid: int) -> None:
         pass
 
 
-def listening_port(proc: subprocess.Popen[str]) -> int:
-    """The port ``serve --listen 127.0.0.1:0`` says it listens on (its first stderr lines)."""
+def ports(proc: subprocess.Popen[str], *kinds: str) -> dict[str, int]:
+    """The ports ``serve`` says it listens on for remote bots (``ws``) and the API
+    (``http``), asked for as 127.0.0.1:0 (its first stderr lines)."""
     assert proc.stderr is not None
-    for _ in range(5):
-        line = proc.stderr.readline()
-        found = re.search(r"listening on ws://127\.0\.0\.1:(\d+)/", line)
-        if found:
-            return int(found.group(1))
-    raise AssertionError("serve did not say where it listens")
+    found: dict[str, int] = {}
+    for _ in range(8):
+        match = re.search(r"(ws|http)://127\.0\.0\.1:(\d+)/", proc.stderr.readline())
+        if match:
+            found[match.group(1)] = int(match.group(2))
+        if set(kinds) <= set(found):
+            return found
+    raise AssertionError(f"serve did not say where it listens: {found}")
+
+
+def listening_port(proc: subprocess.Popen[str]) -> int:
+    return ports(proc, "ws")["ws"]
 
 
 @contextmanager
@@ -138,8 +146,9 @@ def test_a_season_with_programs_and_remote_bots_keeps_its_records_and_standings_
     version = tmp_path / "alice.version"
     version.write_text("1.0\n")
     store = store_of(arena)
-    with serving(arena, "-j", "2", "--listen", "127.0.0.1:0", "--connect-time", "30") as server:
-        port = listening_port(server)
+    with serving(arena, "-j", "2", "--listen", "127.0.0.1:0", "--connect-time", "30", "--web", "127.0.0.1:0") as server:
+        found = ports(server, "ws", "http")
+        port, web = found["ws"], found["http"]
         with relay(port, "alice", tokens["alice"], f"{VERSIONED_BOT} {version}"), \
                 relay(port, "bob", tokens["bob"], PYTHON_BOT):
             wait_for(lambda: matches_of(store, "alice") >= 4 and matches_of(store, "bob") >= 4
@@ -149,6 +158,9 @@ def test_a_season_with_programs_and_remote_bots_keeps_its_records_and_standings_
                      "alice's new version", DEADLINE)
             seen = store.match_count()
             wait_for(lambda: store.match_count() >= seen + 8, "more matches after the update", DEADLINE)
+        served = httpx.get(f"http://127.0.0.1:{web}/api/matches?limit=5&entrant=alice", timeout=30).json()
+        assert len(served["matches"]) == 5 and all("alice" in {s["entrant"] for s in m["seats"]}
+                                                   for m in served["matches"])
         server.send_signal(signal.SIGTERM)
         assert server.wait(60) == 143
     labels = {(v["name"], v["label"]) for v in store.versions()}

@@ -11,6 +11,14 @@ nothing (``arena standings --recompute``) uses too, so both give the same table.
 a match may be committed after one with a higher id (two servers, one slower transaction):
 the ids within :data:`LATE` of the newest folded are looked at again, and one that arrived
 late is folded then.
+
+**Memory.** A season has no end, so nothing is kept per match: the tally keeps running sums
+(``Tally(season=True)``), and each unit's paired cells are sealed into per-pair totals
+(:meth:`cardcli.tournament.paired.PairedTally.seal`) as soon as the unit is over: when every
+one of its rotations has been folded, or when the store says it is done (all stored, some
+unrated and so never folded) or dropped. The exact totals make the standings the same whatever
+look sealed a unit, so the table kept match by match still equals the one folded from nothing.
+What is kept grows with the versions and the units under way, not with the matches.
 """
 
 from __future__ import annotations
@@ -24,6 +32,9 @@ from ..records.model import Record
 from ..tournament import results
 from .store import LADDER, Store
 
+OVER = ("done", "dropped")
+"""The statuses of a unit that no match will be added to (by the ladder's rules)."""
+
 LATE = 10_000
 """How far behind the newest match folded a match committed late is still looked for."""
 
@@ -33,17 +44,25 @@ class SeasonTable:
 
     def __init__(self, kind: str = LADDER):
         self.kind = kind
-        self.tally = results.Tally([], times=False)
+        self.tally = results.Tally([], times=False, season=True)
         self.index: dict[int, int] = {}
         """Version id → its place in the tally."""
         self.folded: set[int] = set()
         """The ids of the matches folded within :data:`LATE` of :attr:`last`."""
         self.last = 0
         self.matches = 0
+        self.units: dict[int, list[int]] = {}
+        """Unit id → [rotations, rotations folded], for the units of :attr:`kind` not yet
+        sealed; a sealed unit leaves it."""
+        self.last_unit = 0
+        """The newest unit read from the store."""
 
     def catch_up(self, store: Store) -> int:
-        """Fold in the matches stored since the last call; how many there were."""
+        """Fold in the matches stored since the last call; how many there were. A unit is
+        sealed the moment its last rotation is folded; one the store says is over before the
+        fold began (:data:`OVER`) is sealed after it, with whatever of it was folded."""
         rated = self.kind == LADDER
+        over = self._read_units(store)
         window = max(0, self.last - LATE)
         waiting = [i for i in store.match_ids(window, rated, self.kind) if i not in self.folded]
         count = 0
@@ -59,9 +78,37 @@ class SeasonTable:
             self.folded.add(match.id)
             self.last = max(self.last, match.id)
             count += 1
+            unit = self.units.get(match.unit_id)
+            if unit is not None:
+                unit[1] += 1
+                if unit[1] >= unit[0]:
+                    self._seal(match.unit_id)
+        for unit_id in over:
+            if unit_id in self.units:
+                self._seal(unit_id)
         self.matches += count
         self.folded = {i for i in self.folded if i > self.last - LATE}
         return count
+
+    def _read_units(self, store: Store) -> list[int]:
+        """Learn the units made since the last look (their rotations), and which of those not
+        yet sealed are over; re-reads from the oldest unsealed unit, which is close behind the
+        newest while the season runs (units are played in about the order they are made)."""
+        known = self.last_unit
+        over = []
+        for unit in store.units_after(min(self.units) - 1 if self.units else known):
+            if unit.id > known:
+                self.last_unit = unit.id
+                if unit.kind == self.kind:
+                    self.units[unit.id] = [unit.rotations, 0]
+            if unit.status in OVER and unit.id in self.units:
+                over.append(unit.id)
+        return over
+
+    def _seal(self, unit_id: int) -> None:
+        del self.units[unit_id]
+        if self.tally.paired is not None:
+            self.tally.paired.seal(unit_id)
 
     def _place(self, version: int) -> int:
         place = self.index.get(version)
@@ -84,6 +131,7 @@ class SeasonTable:
         for row in table.rows:
             version = versions[int(row["entrant"])]
             entrant = entrants[version["name"]]
+            row = {key: value for key, value in row.items() if key != "time_ms"}  # not folded: see the module
             rows.append({**row, "entrant": version["name"], "version": version["label"], "version_id": version["id"],
                          "enabled": entrant.enabled, "disabled_reason": entrant.disabled_reason,
                          "next": _renamed(row.get("next"), versions)})

@@ -26,6 +26,7 @@ from .common import parse_assignments, print_json, sandbox_policy, warn_options
 from .options import json_option, limit_options, max_deals_option, on_fault_option, sandbox_options, time_options
 
 if TYPE_CHECKING:
+    from ..arena.api import WebServer
     from ..arena.service import Remote
     from ..arena.store import Store
     from ..tournament.cluster import ClusterRun
@@ -222,8 +223,12 @@ def entrant_token(directory: str, name: str) -> None:
                    "--concurrency).")
 @click.option("--connect-time", type=click.FloatRange(min=0.1), default=60.0, show_default=True, metavar="SECONDS",
               help="How long a match waits for a remote entrant's bot to take its seat.")
+@click.option("--web", metavar="[HOST:]PORT", default=None,
+              help="Serve the read-only HTTP API (JSON; its description at /openapi.json) on this address; a bare "
+                   "PORT listens on 127.0.0.1 only.")
 def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet: bool, cluster_at: str | None,
-          listen: str | None, cert: str | None, key_path: str | None, connections: int, connect_time: float) -> None:
+          listen: str | None, cert: str | None, key_path: str | None, connections: int, connect_time: float,
+          web: str | None) -> None:
     """Play the ladder until stopped (Ctrl-C or SIGTERM: the matches under way end, the units
     not finished are given back). SIGKILL loses at most the matches under way, which are
     played again at the next start."""
@@ -248,6 +253,7 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
         executor.start()  # before any thread of this process: see cardcli.arena.workers
     workers = executor
     remote = _listen(store, listen, cert, key_path, connections, connect_time) if listen is not None else None
+    api = _serve_web(store, web) if web is not None else None
     service = Service(store, executor, Policy(lease=lease), jobs=jobs, remote=remote,
                       report=None if quiet else (lambda text: click.echo(text)), hidden=_own_paths(directory))
     signal.signal(signal.SIGTERM, _terminated)
@@ -265,7 +271,22 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
             workers.close()
         if remote is not None:
             remote.listener.close()
+        if api is not None:
+            api.stop()
         store.close()
+
+
+def _serve_web(store: Store, web: str) -> WebServer:
+    """The HTTP API, serving in a thread of this process."""
+    from ..arena.api import WebServer, make_app
+    from ..remote.hub import Address
+
+    address = Address.parse(web, "--web")
+    server = WebServer(make_app(store), address.host, address.port)
+    server.start()
+    host = f"[{address.host}]" if ":" in address.host else address.host
+    click.echo(f"arena: the API on http://{host}:{server.port}/api/standings", err=True)
+    return server
 
 
 def _own_paths(directory: str) -> tuple[str, ...]:

@@ -206,22 +206,22 @@ class Address:
     port: int
 
     @classmethod
-    def parse(cls, text: str) -> "Address":
+    def parse(cls, text: str, option: str = "--listen") -> "Address":
         """``HOST:PORT``, ``[IPv6]:PORT`` or a bare ``PORT`` (then 127.0.0.1: any other
-        address must be named)."""
+        address must be named); ``option`` names the option in the messages."""
         text = text.strip()
         if text.isdigit():
             host, port = "127.0.0.1", text
         elif text.startswith("["):
             host, sep, port = text[1:].partition("]:")
             if not sep:
-                raise UsageError(f"--listen {text!r}: write [IPv6]:PORT")
+                raise UsageError(f"{option} {text!r}: write [IPv6]:PORT")
         else:
             host, sep, port = text.rpartition(":")
             if not sep or not host or ":" in host:
-                raise UsageError(f"--listen {text!r}: write HOST:PORT, [IPv6]:PORT or PORT")
+                raise UsageError(f"{option} {text!r}: write HOST:PORT, [IPv6]:PORT or PORT")
         if not port.isdigit() or not 0 <= int(port) <= 65535:
-            raise UsageError(f"--listen {text!r}: the port is a number from 0 to 65535")
+            raise UsageError(f"{option} {text!r}: the port is a number from 0 to 65535")
         return cls(host, int(port))
 
 
