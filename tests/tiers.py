@@ -102,7 +102,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_arena_sandbox": "process sandbox slow",
     "test_arena_cluster": "process cluster slow",
     "test_arena_remote": "process",
-    "test_arena_cli": "process fast",
+    "test_arena_cli": "process",
     "test_postgres_fixture": "database",
     "test_tiers": "unit fast",
 }.items()}
