@@ -205,6 +205,23 @@ def test_a_bot_that_keeps_faulting_is_disabled_with_the_reason(tmp_path: Path, d
     store.close()
 
 
+def test_a_replaced_program_is_a_new_version_with_its_own_row(tmp_path: Path, db: str | None) -> None:
+    arena = init(tmp_path, db)
+    add(arena, "a", "--command", "random")
+    add(arena, "b", "--command", "first")
+    with serving(arena, "--stop-after", "4") as server:
+        assert server.wait(DEADLINE) == 0
+    assert "(program 2)" in cli("arena", "entrant", "update", str(arena), "a", "--command", "heuristic").stdout
+    with serving(arena, "--stop-after", "4") as server:
+        assert server.wait(DEADLINE) == 0
+    store = store_of(arena)
+    assert {v["label"] for v in store.versions() if v["name"] == "a"} == {"unversioned", "unversioned (program 2)"}
+    table = json.loads(cli("arena", "standings", str(arena), "--json").stdout)
+    assert {row["version"] for row in table["rows"] if row["entrant"] == "a"} == {"unversioned",
+                                                                                  "unversioned (program 2)"}
+    store.close()
+
+
 def test_sigkill_during_play_loses_and_doubles_nothing(tmp_path: Path, db: str | None) -> None:
     arena = init(tmp_path, db)
     for name, spec in (("a", "random"), ("b", "heuristic"), ("c", "random"), ("d", "first")):

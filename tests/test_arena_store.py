@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from cardcli.arena import schema, secrets
 from cardcli.arena.config import ArenaConfig
-from cardcli.arena.store import HEAD, EntrantKind, Store, engine_for, revision
+from cardcli.arena.store import HEAD, EntrantKind, Store, engine_for, migrate, revision
 from cardcli.errors import UsageError
 from cardcli.referee import Settings
 from cardcli.seats.limits import Limits
@@ -196,3 +196,28 @@ def test_an_unknown_version_is_an_error_not_a_duplicate(store: Store) -> None:
 def test_an_unrecognised_url_is_one_line() -> None:
     with pytest.raises(UsageError, match="cannot use the database"):
         engine_for("nosuchdb://x")
+
+
+def test_a_database_of_the_first_schema_is_upgraded_with_its_data(db: str) -> None:
+    """A season begun by an older cardcli: refused until upgraded, then served with every row."""
+    engine = engine_for(db)
+    with engine.begin() as conn:
+        migrate(conn, "0001")
+        conn.execute(sa.text("INSERT INTO arena (id, config, created) VALUES (1, :c, 0)"), {"c": CONFIG.dumps()})
+        conn.execute(sa.text("INSERT INTO entrants (name, kind, spec, options, enabled, created) "
+                             "VALUES ('old', 'program', 'random', '{}', true, 0)"))
+    engine.dispose()
+    with pytest.raises(UsageError, match="at schema 0001.*arena upgrade"):
+        Store.open(db)
+    assert Store.upgrade(db) == ("0001", HEAD)
+    store = Store.open(db)
+    assert [(e.name, e.spec, e.generation) for e in store.entrants()] == [("old", "random", 0)]
+    assert store.replace_program("old", "heuristic") == 1
+    assert (store.entrant("old").spec, store.entrant("old").generation) == ("heuristic", 1)
+    store.close()
+
+
+def test_only_a_program_entrant_s_program_is_replaced(store: Store) -> None:
+    store.add_entrant("remote", EntrantKind.REMOTE, "remote:remote", token_hash=secrets.new_pair()[1])
+    with pytest.raises(UsageError, match="no program entrant named remote"):
+        store.replace_program("remote", "random")

@@ -34,9 +34,11 @@ entrants = sa.Table(
     sa.Column("enabled", sa.Boolean, nullable=False),
     sa.Column("disabled_reason", sa.Text),
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("generation", sa.Integer, nullable=False, server_default="0"),
 )
 """Who plays: a remote bot (``kind`` remote, its token's hash) or a program or built-in player
-the arena runs (``kind`` program, its seat spec)."""
+the arena runs (``kind`` program, its seat spec; ``generation`` counts the times the organiser
+replaced it, each a new version)."""
 
 versions = sa.Table(
     "versions", metadata,

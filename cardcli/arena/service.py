@@ -339,7 +339,7 @@ class Service:
         slot = slots[head["tournament"]["index"]]
         seating, rated = [], True
         for seat, entrant in enumerate(slot.entrants):
-            label = _label(head["versions"][seat])
+            label = _label(head["versions"][seat], entrants[entrant].generation)
             version = self._versions.get((entrant, label))
             if version is None:
                 version = self._versions[(entrant, label)] = self.store.version_id(entrant, label)
@@ -383,9 +383,11 @@ class Service:
         self._standings_due = time.time() + max(self.policy.standings_every, 10 * took)
 
 
-def _label(version: Any) -> str:
-    """The version label of what a bot said in ``id version`` (None when it said nothing)."""
-    return printable(str(version))[:64] if version else UNVERSIONED
+def _label(version: Any, generation: int = 0) -> str:
+    """The version label of what a bot said in ``id version`` (None when it said nothing), and
+    of which of its entrant's programs it is when the organiser replaced the first."""
+    said = printable(str(version))[:64] if version else UNVERSIONED
+    return f"{said} (program {generation + 1})" if generation else said
 
 
 def _outcome(head: dict[str, Any]) -> str:

@@ -32,7 +32,7 @@ from . import schema
 from ..tournament.schedule import deal_set_seed
 from .config import ArenaConfig
 
-HEAD = "0001"
+HEAD = "0002"
 """The newest migration (:mod:`.migrations`): a database at another one is upgraded with
 ``cardcli arena upgrade``, never silently."""
 
@@ -60,6 +60,8 @@ class EntrantRow:
     enabled: bool
     disabled_reason: str | None
     created: float
+    generation: int = 0
+    """How many times the organiser replaced its program (``arena entrant update``)."""
 
 
 @attrs.frozen
@@ -133,15 +135,16 @@ def display_url(url: str) -> str:
         return "(a malformed database URL)"
 
 
-def migrate(connection: Connection) -> None:
-    """Bring the database on ``connection`` to :data:`HEAD` by running the migrations."""
+def migrate(connection: Connection, target: str = "head") -> None:
+    """Bring the database on ``connection`` to ``target`` (by default :data:`HEAD`) by running
+    the migrations."""
     from alembic import command
     from alembic.config import Config as AlembicConfig
 
     config = AlembicConfig()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     config.attributes["connection"] = connection
-    command.upgrade(config, "head")
+    command.upgrade(config, target)
 
 
 def revision(connection: Connection) -> str | None:
@@ -245,6 +248,17 @@ class Store:
                 enabled=enabled, disabled_reason=None if enabled else reason))
         if done.rowcount != 1:
             raise UsageError(f"no entrant named {name}")
+
+    def replace_program(self, name: str, spec: str) -> int:
+        """A program entrant's new seat spec: a new generation (its bot is a new version from
+        its next match); the generation."""
+        t = schema.entrants
+        with self.engine.begin() as conn:
+            done = conn.execute(t.update().where((t.c.name == name) & (t.c.kind == EntrantKind.PROGRAM))
+                                .values(spec=spec, generation=t.c.generation + 1))
+            if done.rowcount != 1:
+                raise UsageError(f"no program entrant named {name}")
+            return int(conn.execute(sa.select(t.c.generation).where(t.c.name == name)).scalar_one())
 
     def set_token_hash(self, name: str, token_hash: str) -> None:
         """A remote entrant's new token (the old one stops working at once)."""
@@ -576,7 +590,7 @@ work of building and keying them cost more than the database's of running them."
 
 def _entrant(row: Any) -> EntrantRow:
     return EntrantRow(row.id, row.name, EntrantKind(row.kind), row.spec, json.loads(row.options), bool(row.enabled),
-                      row.disabled_reason, row.created)
+                      row.disabled_reason, row.created, row.generation)
 
 
 def _unit(row: Any) -> UnitRow:

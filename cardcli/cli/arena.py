@@ -153,6 +153,21 @@ def entrant_add(directory: str, name: str, remote: bool, spec: str | None, bot_o
     click.echo(f"{name}: {spec}")
 
 
+@entrant.command("update")
+@click.argument("directory", type=click.Path(file_okay=False, exists=True))
+@click.argument("name")
+@click.option("--command", "spec", required=True, metavar="SPEC", help="The program or built-in player that replaces it.")
+def entrant_update(directory: str, name: str, spec: str) -> None:
+    """Replace the program of the entrant NAME: from its next match it is a new version, rated
+    afresh (its earlier versions keep their games)."""
+    from ..seating import make_seat
+
+    store = _open(directory)
+    make_seat(spec, 0, 0)
+    generation = store.replace_program(name, spec)
+    click.echo(f"{name}: {spec} (program {generation + 1})")
+
+
 @entrant.command("list")
 @click.argument("directory", type=click.Path(file_okay=False, exists=True))
 @json_option
