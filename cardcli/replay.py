@@ -132,10 +132,13 @@ def walk(record: dict[str, Any], where: str = "record", quiet: bool = False,
                     raise fail(f"the dealt {key} are not the ones the seed deals", number)
             yield Step(number, None, tuple(events), deal, None)
             if quiet:
-                for m, move in enumerate(deal.moves):
-                    seat, kind, text, by = move.played()
+                # the moves as written (their shape checked): the model's are not made at all
+                for m, written_move in enumerate(written["moves"]):
+                    seat, kind, text, by = (written_move["seat"], written_move["kind"], written_move["move"],
+                                            written_move.get("by", "seat"))
                     if points or by != "seat":
-                        _check_fallback(state, move, points, fallbacks, setup.seed, fail, number, m)
+                        _check_fallback(state, Move.from_json(written_move), points, fallbacks, setup.seed, fail,
+                                        number, m)
                     _apply(state, seat, kind, text, fail, number, m, quiet)
             else:
                 for m, move in enumerate(deal.moves):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import types
+import collections.abc
 import typing
 from typing import Any, Mapping, Union
 
@@ -121,7 +122,7 @@ def json_type(kind: Any) -> str:
     if attrs.has(origin) or origin in (dict, Mapping) or origin is typing.get_origin(Mapping[str, Any]):
         return "object"
     found = {bool: "boolean", int: "integer", float: "number", str: "string", tuple: "array",
-             type(None): "null"}.get(origin)
+             collections.abc.Sequence: "array", type(None): "null"}.get(origin)
     assert found is not None, f"no JSON type for {kind!r}"
     return found
 
@@ -212,10 +213,11 @@ def test_a_field_of_parts_holds_the_class_the_schema_s_items_are(cls: type) -> N
     for name, kind in json_fields(cls).items():
         union = typing.get_origin(kind) in (Union, types.UnionType)
         for arg in [a for a in typing.get_args(kind) if a is not type(None)] if union else [kind]:
-            inner = typing.get_args(arg)[0] if typing.get_origin(arg) is tuple else arg
+            listed = typing.get_origin(arg) in (tuple, collections.abc.Sequence)
+            inner = typing.get_args(arg)[0] if listed else arg
             if inner in objects:
                 node = resolved(schema["properties"][name])
-                found = item_object(node) if typing.get_origin(arg) is tuple else node
+                found = item_object(node) if listed else node
                 assert found == resolved(objects[inner]), f"{cls.__name__}.{name}"
 
 
@@ -236,3 +238,14 @@ def test_a_move_keeps_its_object_as_read_and_cannot_be_changed(data: dict[str, A
         move.seat = 3  # type: ignore[misc]
     same = model.Move.from_json({**move.to_json(), "later": 2})
     assert same == move and hash(same) == hash(move), "equality is by the known fields"
+
+
+def test_a_deal_s_moves_are_made_when_first_asked_for_and_compare_as_a_tuple() -> None:
+    data = {"number": 1, "dealer": 0, "moves": [{"seat": 0, "kind": "play", "move": "QS", "ms": 1.0},
+                                                {"seat": 1, "kind": "play", "move": "2C", "ms": 2.0, "by": "fallback"}]}
+    deal = model.Deal.from_json(data)
+    assert len(deal.moves) == 2 and deal.moves._made is None, "counted without being made"
+    assert [m.move for m in deal.moves] == ["QS", "2C"] and deal.moves[1].fallback
+    assert deal.moves == tuple(deal.moves) and deal.moves[:1] == (deal.moves[0],)
+    assert model.Deal.from_json(data) == deal and hash(model.Deal.from_json(data).moves) == hash(deal.moves)
+    assert deal.to_json() == data and list(deal.to_json()) == list(data)

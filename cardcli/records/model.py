@@ -22,7 +22,7 @@ uses it.
 from __future__ import annotations
 
 import types
-from typing import Any, Callable, ClassVar, Mapping, TypeVar, cast
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence, TypeVar, cast, overload
 
 import attrs
 
@@ -55,7 +55,7 @@ def _optional_texts(value: list[str] | None) -> tuple[str, ...] | None:
 
 def _dump_value(value: Any) -> Any:
     """A model value as JSON: a part by its ``to_json``, a tuple as a list (deeply)."""
-    if isinstance(value, (_Object, Move)):
+    if isinstance(value, (_Object, Move, Moves)):
         return value.to_json()
     if isinstance(value, tuple):
         return [_dump_value(v) for v in value]
@@ -222,8 +222,65 @@ class Move:
         return "Move(" + ", ".join(f"{key}={value!r}" for key, value in zip(self.KEYS, self._known())) + ")"
 
 
-def _moves(values: list[Mapping[str, Any]]) -> tuple[Move, ...]:
-    return tuple(map(Move.from_json, values))
+class Moves(Sequence[Move]):
+    """A deal's moves, made into :class:`Move` values when first asked for (then kept).
+
+    ``cardcli verify`` walks a record's moves from the record it was given and never asks the
+    model for them, so a long record's 14,000 moves are not made at all there; everything else
+    that reads the moves (a replay, the protocol replay, a tournament's time table) makes them
+    once. The moves are read from the objects of the record the model was built from: a record
+    is not changed once its model is built (nothing in cardcli does)."""
+
+    __slots__ = ("_raw", "_made")
+
+    def __init__(self, raw: Sequence[Any]):
+        self._raw = list(raw)
+        self._made: tuple[Move, ...] | None = None
+
+    def _all(self) -> tuple[Move, ...]:
+        if self._made is None:
+            self._made = tuple(m if isinstance(m, Move) else Move.from_json(m) for m in self._raw)
+        return self._made
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Moves: ...
+
+    def __getitem__(self, index: int | slice) -> Move | Moves:
+        if isinstance(index, slice):
+            return Moves(self._all()[index])
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Moves, tuple)):
+            return self._all() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return f"Moves({list(self._all())!r})"
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [move.to_json() for move in self._all()]
+
+
+def _moves(values: list[Mapping[str, Any]]) -> Moves:
+    return Moves(values)
+
+
+def _as_moves(value: Sequence[Any]) -> Moves:
+    """A deal's moves as given to the class (a slice of another deal's, a list of moves)."""
+    return value if isinstance(value, Moves) else Moves(value)
 
 
 _new = object.__new__
@@ -237,7 +294,7 @@ class Deal(_Object):
 
     number: int = _field()
     dealer: int = _field()
-    moves: tuple[Move, ...] = _field(_moves)
+    moves: Sequence[Move] = _field(_moves, converter=_as_moves)
     hands: tuple[tuple[str, ...], ...] = _field(_hands, default=())
     floor: tuple[str, ...] | None = _field(_optional_texts, default=None)
     """Seep's four floor cards; None in the other games."""
