@@ -292,3 +292,13 @@ def fresh_postgres_url(postgres_url: str) -> Iterator[str]:
     """The URL of a new empty database for this test alone, on the session's server."""
     with fresh_database(postgres_url) as url:
         yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database URL for each test, on each database the arena runs on: SQLite in a
+    file, or a new database on the session's PostgreSQL server. The parameter's name is what
+    tests/tiers.py marks a PostgreSQL case by (``database``, outside the fast tier)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'arena.db'}"
+    return str(request.getfixturevalue("fresh_postgres_url"))

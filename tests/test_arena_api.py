@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import socket
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Iterator
 
 import httpx
@@ -34,14 +33,6 @@ CONFIG = ArenaConfig("peppa", "torino", {}, 4, 42, Settings(move_time=2.0), Limi
                      SandboxPolicy(mode=SandboxMode.OFF))
 PLAYED = 8
 MARKUP = "<img src=x onerror=alert(1)>"
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database URL: SQLite in a file, or a new database on the suite's PostgreSQL."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'arena.db'}"
-    return str(request.getfixturevalue("fresh_postgres_url"))
 
 
 @pytest.fixture

@@ -60,23 +60,28 @@ def add(arena: Path, name: str, *how: str) -> str:
 
 
 @contextmanager
-def serving(arena: Path, *args: str) -> Iterator[subprocess.Popen[str]]:
-    """``arena serve`` in its own process group; stopped with SIGTERM (and its group killed)
-    on the way out."""
-    proc = subprocess.Popen([sys.executable, "-m", "cardcli", "arena", "serve", str(arena), "-q", *args],
-                            cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+def running(argv: list[str], env: dict[str, str], grace: float, **pipes: Any) -> Iterator[subprocess.Popen[str]]:
+    """``python -m cardcli ARGV`` in its own process group; stopped with SIGTERM (and its
+    group killed after ``grace`` seconds) on the way out."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardcli", *argv], cwd=ROOT, env=env, text=True,
+                            start_new_session=True, **pipes)
     try:
         yield proc
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             try:
-                proc.wait(30)
+                proc.wait(grace)
             except subprocess.TimeoutExpired:
                 pass
         _kill_group(proc.pid)
         proc.communicate()
+
+
+def serving(arena: Path, *args: str) -> Any:
+    """``arena serve`` (see :func:`running`)."""
+    return running(["arena", "serve", str(arena), "-q", *args], ENV, 30, stdout=subprocess.PIPE,
+                   stderr=subprocess.PIPE)
 
 
 def _kill_group(pgid: int) -> None:
@@ -104,23 +109,11 @@ def listening_port(proc: subprocess.Popen[str]) -> int:
     return ports(proc, "ws")["ws"]
 
 
-@contextmanager
-def relay(port: int, name: str, token: str, bot: str, concurrency: int = 2) -> Iterator[subprocess.Popen[str]]:
-    proc = subprocess.Popen([sys.executable, "-m", "cardcli", "connect", f"ws://127.0.0.1:{port}/", "--name", name,
-                             "--concurrency", str(concurrency), "-q", "--", *bot.split()],
-                            cwd=ROOT, env={**ENV, "CARDCLI_TOKEN": token}, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        yield proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(20)
-            except subprocess.TimeoutExpired:
-                pass
-        _kill_group(proc.pid)
-        proc.communicate()
+def relay(port: int, name: str, token: str, bot: str, concurrency: int = 2) -> Any:
+    """``cardcli connect`` for the entrant ``name`` (see :func:`running`)."""
+    return running(["connect", f"ws://127.0.0.1:{port}/", "--name", name, "--concurrency", str(concurrency), "-q",
+                    "--", *bot.split()], {**ENV, "CARDCLI_TOKEN": token}, 20, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.PIPE)
 
 
 def matches_of(store: Store, name: str) -> int:

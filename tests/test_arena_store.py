@@ -23,14 +23,6 @@ CONFIG = ArenaConfig("peppa", "torino", {}, 4, 42, Settings(move_time=2.0), Limi
                      SandboxPolicy(mode=SandboxMode.OFF))
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database URL: SQLite in a file, or a new database on the suite's PostgreSQL."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'arena.db'}"
-    return str(request.getfixturevalue("fresh_postgres_url"))
-
-
 @pytest.fixture
 def store(db: str) -> Store:
     made = Store.create(db, CONFIG, now=1000.0)
