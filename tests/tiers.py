@@ -68,6 +68,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_tournament_config": "unit fast",
     "test_arena_store": "unit fast",
     "test_arena_ladder": "unit fast",
+    "test_arena_table": "unit fast",
     "test_arena_api": "process",
     "test_paired_stats": "process fast",
     "test_protocol": "process fast",

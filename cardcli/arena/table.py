@@ -83,6 +83,10 @@ class SeasonTable:
                 unit[1] += 1
                 if unit[1] >= unit[0]:
                     self._seal(match.unit_id)
+            elif match.unit_id <= self.last_unit and self.tally.paired is not None:
+                # a unit sealed already (a dropped unit's match that was under way, or one
+                # committed late): its record is sealed as a place of its own, not kept open
+                self.tally.paired.seal(match.unit_id)
         for unit_id in over:
             if unit_id in self.units:
                 self._seal(unit_id)

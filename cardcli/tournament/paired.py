@@ -52,7 +52,10 @@ of the cards cancels, and counting who did better rather than by how much, so on
 
 **Memory.** Records are folded one at a time into a sum and a count per (deal set, seat,
 entrant); the differences are made from those at the end. Memory grows with the number of deal
-sets, never with the number of deals or the length of the records.
+sets, never with the number of deals or the length of the records. A tournament's deal sets are
+few; an arena's season has no end, so the arena *seals* each deal set (one unit) once it is
+complete (:meth:`PairedTally.seal`): its differences and matchpoints go into per-pair and
+per-entrant totals and its cells are dropped, so memory stays flat however long the season.
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ import functools
 import math
 import statistics
 from collections import defaultdict
+from fractions import Fraction
 from typing import Any, Iterable, Iterator, Sequence
 
 import attrs
@@ -264,8 +268,14 @@ class PairResult:
         }
 
 
+def _outcome(difference: float) -> int:
+    """1 when the difference favours the first entrant, -1 the second, 0 a draw (within
+    :data:`TIE`): the one rule the signs and the matchpoints both count by."""
+    return 1 if difference > TIE else -1 if difference < -TIE else 0
+
+
 @attrs.define
-class _Running:
+class Running:
     """Welford's running mean and sum of squared deviations, and the signs, of one pair's
     differences: no list of them is kept."""
 
@@ -281,9 +291,13 @@ class _Running:
         delta = x - self.mean
         self.mean += delta / self.n
         self.m2 += delta * (x - self.mean)
-        if x > TIE:
+        self._count(x)
+
+    def _count(self, x: float) -> None:
+        outcome = _outcome(x)
+        if outcome > 0:
             self.wins += 1
-        elif x < -TIE:
+        elif outcome < 0:
             self.losses += 1
         else:
             self.draws += 1
@@ -291,6 +305,43 @@ class _Running:
     @property
     def variance(self) -> float:
         return self.m2 / (self.n - 1) if self.n >= 2 else 0.0
+
+    def copy(self) -> "Running":
+        return attrs.evolve(self)
+
+
+@attrs.define
+class _Exact(Running):
+    """The sum and the sum of squares of one pair's differences, kept exactly (a float is a
+    binary fraction, so :class:`~fractions.Fraction` adds them without rounding), and the signs.
+
+    Why not Welford's running form, as a tournament's :meth:`PairedTally.results` uses: a
+    sealing tally (the arena's) adds each deal set's differences when it seals it, and when a
+    deal set is sealed depends on when the tally looked (a unit dropped, or finished with an
+    unrated match, is sealed at the next look). A running mean rounds differently in another
+    order; exact sums are the same in any order, so the standings kept match by match equal
+    those folded from nothing, to the last bit. The mean and the variance are rounded once, at
+    the end."""
+
+    total: Fraction = Fraction(0)
+    squares: Fraction = Fraction(0)
+
+    def add(self, x: float) -> None:
+        exact = Fraction(x)
+        self.n += 1
+        self.total += exact
+        self.squares += exact * exact
+        self.mean = float(self.total / self.n)
+        self._count(x)
+
+    @property
+    def variance(self) -> float:
+        if self.n < 2:
+            return 0.0
+        return float((self.squares - self.total * self.total / self.n) / (self.n - 1))
+
+    def copy(self) -> "_Exact":
+        return attrs.evolve(self)
 
 
 def _unusable(key: str) -> RecordError:
@@ -320,15 +371,26 @@ class PairedTally:
     """Folds tournament records, one at a time, into the sums paired results need.
 
     ``cells[(deal_set, seat, entrant)] = [sum of the entrant's scores per deal from that seat
-    of that deal set, number of its matches there]``: the one thing kept per record."""
+    of that deal set, number of its matches there]``: the one thing kept per record, until the
+    deal set is sealed (:meth:`seal`, ``exact`` tallies only)."""
 
     names: tuple[str, ...]
     lower_is_better: bool
+    exact: bool = False
+    """Whether the pairs' totals are kept exactly (:class:`_Exact`), which :meth:`seal` needs;
+    a tournament's tally keeps Welford's running form (:class:`Running`), as it always has, so
+    its printed results do not move by a digit."""
     cells: dict[tuple[int, int, int], list[float]] = attrs.field(factory=dict)
     seats: set[int] = attrs.field(factory=set)
     """The seats seen, to walk one deal set's cells."""
     skipped: int = 0
     """Records left out because they are not complete."""
+    sealed: dict[tuple[int, int], Running] = attrs.field(factory=dict)
+    """(a, b) → the totals of the pair's differences over the sealed deal sets."""
+    sealed_points: dict[int, list[float]] = attrs.field(factory=dict)
+    """Entrant → [matchpoints, comparisons] over the sealed deal sets."""
+    sealed_sets: int = 0
+    """How many deal sets were sealed (a count, not their list: that would grow)."""
 
     def add(self, record: Record) -> bool:
         """Fold one record in; False (and counted in :attr:`skipped`) for one that is not
@@ -355,9 +417,29 @@ class PairedTally:
             cell[1] += 1
         return True
 
+    def seal(self, deal_set: int) -> None:
+        """Fold a complete deal set's places into the sealed totals (each pair's differences,
+        each entrant's matchpoints) and drop its cells: what keeps an arena's memory flat over
+        a season. :meth:`results` and :meth:`matchpoints` then count it as before, and
+        :meth:`deal_set_difference` no longer sees it (the sequential test never seals). A
+        record of the deal set folded after the seal opens it afresh, as a place of its own."""
+        if not self.exact:
+            raise ValueError("only an exact tally seals deal sets: a running mean would depend on when they were")
+        sign = -1.0 if self.lower_is_better else 1.0
+        for seat in sorted(self.seats):
+            scores = {}
+            for entrant in range(len(self.names)):
+                cell = self.cells.pop((deal_set, seat, entrant), None)
+                if cell is not None:
+                    scores[entrant] = sign * cell[0] / cell[1]
+            for a, b, difference in _pairs_at(scores):
+                self.sealed.setdefault((a, b), _Exact()).add(difference)
+                _award(self.sealed_points, a, b, difference)
+        self.sealed_sets += 1
+
     def _by_place(self) -> dict[tuple[int, int], dict[int, float]]:
         """(deal set, seat) -> entrant -> its mean score per deal there, signed so that higher
-        is better."""
+        is better (the open deal sets only)."""
         sign = -1.0 if self.lower_is_better else 1.0
         places: dict[tuple[int, int], dict[int, float]] = defaultdict(dict)
         for (deal_set, seat, entrant), (total, count) in self.cells.items():
@@ -366,7 +448,7 @@ class PairedTally:
 
     def observations(self, a: int, b: int) -> Iterator[Observation]:
         """The paired differences of entrant ``a`` against ``b`` (indexes), in (deal set, seat)
-        order."""
+        order (of the open deal sets)."""
         places = self._by_place()
         for (deal_set, seat) in sorted(places):
             scores = places[(deal_set, seat)]
@@ -395,28 +477,52 @@ class PairedTally:
     def matchpoints(self) -> list["Matchpoints"]:
         """Each entrant's matchpoints, in entrant order: at every (deal set, seat) it played,
         1 for each other entrant that played it worse, 1/2 for each that played it as well
-        (within :data:`TIE`), 0 for each that played it better."""
-        return _matchpoints(self)
+        (within :data:`TIE`), 0 for each that played it better. Every matchpoint is a
+        multiple of 1/2, so the sums are exact, sealed or not."""
+        points = {e: list(counts) for e, counts in self.sealed_points.items()}
+        for scores in self._by_place().values():
+            for a, b, difference in _pairs_at(scores):
+                _award(points, a, b, difference)
+        found = [points.get(e, [0.0, 0]) for e in range(len(self.names))]
+        return [Matchpoints(total, int(comparisons)) for total, comparisons in found]
 
     def results(self) -> list[PairResult]:
         """One :class:`PairResult` per pair of entrants, (0, 1), (0, 2), ..., (1, 2), ...: every
-        pair, those that never shared a (deal set, seat) with n = 0."""
+        pair, those that never shared a (deal set, seat) with n = 0. The sealed totals, then
+        the open places in (deal set, seat) order."""
         places = self._by_place()
-        running: dict[tuple[int, int], _Running] = {}
+        running = {pair: totals.copy() for pair, totals in self.sealed.items()}
+        fresh = _Exact if self.exact else Running
         for key in sorted(places):
-            scores = places[key]
-            present = sorted(scores)
-            for i, a in enumerate(present):
-                for b in present[i + 1:]:
-                    running.setdefault((a, b), _Running()).add(scores[a] - scores[b])
+            for a, b, difference in _pairs_at(places[key]):
+                running.setdefault((a, b), fresh()).add(difference)
         out = []
         count = len(self.names)
         for a in range(count):
             for b in range(a + 1, count):
-                r = running.get((a, b), _Running())
+                r = running.get((a, b), fresh())
                 out.append(PairResult(self.names[a], self.names[b], r.n, r.mean, half_width(r.n, r.variance),
                                       r.wins, r.draws, r.losses))
         return out
+
+
+def _pairs_at(scores: dict[int, float]) -> Iterator[tuple[int, int, float]]:
+    """Each pair of the entrants at one place, (a, b) with a < b, and a's score minus b's."""
+    present = sorted(scores)
+    for i, a in enumerate(present):
+        for b in present[i + 1:]:
+            yield a, b, scores[a] - scores[b]
+
+
+def _award(points: dict[int, list[float]], a: int, b: int, difference: float) -> None:
+    """Add one comparison's matchpoints to ``points`` (entrant → [points, comparisons])."""
+    won = (1.0 + _outcome(difference)) / 2.0
+    mine = points.setdefault(a, [0.0, 0])
+    theirs = points.setdefault(b, [0.0, 0])
+    mine[0] += won
+    theirs[0] += 1.0 - won
+    mine[1] += 1
+    theirs[1] += 1
 
 
 @attrs.frozen
@@ -430,22 +536,6 @@ class Matchpoints:
     def percent(self) -> float | None:
         """The points as a percentage of the comparisons; None without any."""
         return 100.0 * self.points / self.comparisons if self.comparisons else None
-
-
-def _matchpoints(tally: PairedTally) -> list[Matchpoints]:
-    points = [0.0] * len(tally.names)
-    comparisons = [0] * len(tally.names)
-    for scores in tally._by_place().values():
-        present = sorted(scores)
-        for i, a in enumerate(present):
-            for b in present[i + 1:]:
-                difference = scores[a] - scores[b]
-                won = 1.0 if difference > TIE else 0.0 if difference < -TIE else 0.5
-                points[a] += won
-                points[b] += 1.0 - won
-                comparisons[a] += 1
-                comparisons[b] += 1
-    return [Matchpoints(p, c) for p, c in zip(points, comparisons)]
 
 
 def paired_results(names: Sequence[str], records: Iterable[Record], lower_is_better: bool) -> list[PairResult]:

@@ -25,7 +25,7 @@ from openskill.models import PlackettLuce
 from ..games import registry
 from ..records.model import Record
 from ..safe_text import display_name, printable
-from .paired import PairedTally, PairResult, paired_results, tournament_tag
+from .paired import PairedTally, PairResult, Running, paired_results, tournament_tag
 
 RANK_OF = {"win": 1, "draw": 2, "annulled": 2, "lose": 3}
 
@@ -146,19 +146,45 @@ class EntrantStats:
     wins: int = 0
     draws: int = 0
     losses: int = 0
-    per_deal: list[float] = attrs.field(factory=list)
+    per_deal: list[float] | None = attrs.field(factory=list)
+    """The entrant's score per deal in each match; None when :attr:`running` sums them up."""
+    running: Running | None = None
+    """The same scores as a count, a mean and a sum of squared deviations (Welford), for a fold
+    that never ends (the arena's season): a list would grow with every match."""
     faults: Counter[str] = attrs.field(factory=Counter)
     times: MoveTimes = attrs.field(factory=MoveTimes)
 
+    @classmethod
+    def summed(cls, name: str) -> "EntrantStats":
+        """Stats whose scores per deal are running sums rather than a list."""
+        return cls(name, per_deal=None, running=Running())
+
+    def add_score(self, score: float) -> None:
+        if self.per_deal is not None:
+            self.per_deal.append(score)
+        if self.running is not None:
+            self.running.add(score)
+
+    @property
+    def scored(self) -> bool:
+        """Whether any match gave the entrant a score."""
+        return bool(self.per_deal) or (self.running is not None and self.running.n > 0)
+
     def mean_ci(self) -> tuple[float, float]:
-        """Mean score per deal and the half-width of its 95% confidence interval."""
-        n = len(self.per_deal)
+        """Mean score per deal and the half-width of its 95% confidence interval. From the list
+        by the two-pass formula (a tournament's table, to the digit it has always printed), or
+        from the running sums (whose last bits may differ from the list's)."""
+        if self.per_deal is not None:
+            n = len(self.per_deal)
+            mean = sum(self.per_deal) / n if n else 0.0
+            var = sum((x - mean) ** 2 for x in self.per_deal) / (n - 1) if n > 1 else 0.0
+        else:
+            assert self.running is not None
+            n, mean, var = self.running.n, self.running.mean, self.running.variance
         if n == 0:
             return 0.0, 0.0
-        mean = sum(self.per_deal) / n
         if n == 1:
             return mean, math.inf
-        var = sum((x - mean) ** 2 for x in self.per_deal) / (n - 1)
         return mean, 1.96 * math.sqrt(var / n)
 
 
@@ -210,15 +236,23 @@ class Tally:
     the arena folds each new record into the standings it keeps (:meth:`add_name` makes room
     for an entrant that joins the season) instead of folding the whole season again."""
 
-    def __init__(self, names: Sequence[str], times: bool = True):
+    def __init__(self, names: Sequence[str], times: bool = True, season: bool = False):
         self.times = times
         """Whether each entrant's time per move is summed up (reading every move of every
         record); the arena's live standings leave it out, and fold records without moves."""
+        self.season = season
+        """A fold without end (the arena's): each entrant's scores per deal are running sums
+        (:meth:`EntrantStats.summed`) and the paired tally is exact, so that complete deal
+        sets can be sealed (:meth:`.paired.PairedTally.seal`); memory then stays flat however
+        many matches are folded. A tournament keeps the list, so its printed intervals keep
+        the two-pass formula's last digit."""
         self.names: list[str] = list(names)
-        self.stats = [EntrantStats(n) for n in self.names]
+        self.stats = [self._stats(n) for n in self.names]
         self.model = PlackettLuce()
         self.ratings = [self.model.rating(name=n) for n in self.names]
-        self.cross: dict[tuple[int, int], list[float]] = defaultdict(list)
+        self.cross: dict[tuple[int, int], list[float]] = {}
+        """(a, b) → [a's points against b, matches]: every point is 0, 1/2 or 1, so the sum is
+        exact in any order and needs no list."""
         self.count = 0
         self.lower = False
         self.paired: PairedTally | None = None
@@ -226,18 +260,21 @@ class Tally:
     def add_name(self, name: str) -> int:
         """Make room for a new entrant; its index."""
         self.names.append(name)
-        self.stats.append(EntrantStats(name))
+        self.stats.append(self._stats(name))
         self.ratings.append(self.model.rating(name=name))
         if self.paired is not None:
             self.paired.names = tuple(self.names)
         return len(self.names) - 1
+
+    def _stats(self, name: str) -> EntrantStats:
+        return EntrantStats.summed(name) if self.season else EntrantStats(name)
 
     def add(self, record: Record) -> None:
         """Fold one record in (its tag's seating indexes :attr:`names`)."""
         names, stats, ratings, cross = self.names, self.stats, self.ratings, self.cross
         self.count += 1
         if self.paired is None:
-            self.paired = PairedTally(tuple(names), _lower_is_better(record))
+            self.paired = PairedTally(tuple(names), _lower_is_better(record), exact=self.season)
         self.paired.add(record)
         seating = tournament_tag(record).seating
         result = record.result
@@ -256,7 +293,7 @@ class Tally:
             st.losses += rank[e] == 3
             st.draws += 1 < rank[e] < 3
             if result is not None:
-                st.per_deal.append(sum(result.scores[s] for s in seats) / len(seats) / deals)
+                st.add_score(sum(result.scores[s] for s in seats) / len(seats) / deals)
         for fault in record.faults:
             stats[seating[fault.seat]].faults[fault.kind] += 1
         untimed = {s.seat for s in record.seats if s.kind == "builtin"}
@@ -275,7 +312,9 @@ class Tally:
             for a in entrants:
                 for b in entrants:
                     if a != b:
-                        cross[(a, b)].append(1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0)
+                        cell = cross.setdefault((a, b), [0.0, 0])
+                        cell[0] += 1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0
+                        cell[1] += 1
 
     def table(self) -> Table:
         """The table of what was folded so far."""
@@ -297,8 +336,8 @@ class Tally:
                     "wins": st.wins,
                     "draws": st.draws,
                     "losses": st.losses,
-                    "score_per_deal": round(mean, 3) if st.per_deal else None,
-                    "score_per_deal_ci": round(half, 3) if st.per_deal and math.isfinite(half) else None,
+                    "score_per_deal": round(mean, 3) if st.scored else None,
+                    "score_per_deal_ci": round(half, 3) if st.scored and math.isfinite(half) else None,
                     "faults": dict(sorted(st.faults.items())),
                     "time_ms": st.times.summary().to_json(),
                 }
@@ -306,7 +345,7 @@ class Tally:
         pairs = tuple(paired.results() if paired is not None else paired_results(names, (), self.lower))
         ordered, against = order_rows(rows, pairs)
         crosstable = {
-            names[a]: {names[b]: f"{sum(v):g}/{len(v)}" for (a2, b), v in sorted(self.cross.items()) if a2 == a}
+            names[a]: {names[b]: f"{total:g}/{int(n)}" for (a2, b), (total, n) in sorted(self.cross.items()) if a2 == a}
             for a in range(len(names))
         }
         return Table(tuple(ordered), crosstable, self.count, self.lower, pairs, tuple(against))
