@@ -100,10 +100,10 @@ def batch(store: Store, units: Sequence[UnitRow], entrants: dict[int, EntrantRow
     teams = registry.get(cfg.game).teams(cfg.players)
     plans: list[MatchPlan] = []
     slots: dict[int, Slot] = {}
+    played = store.played_rotations_of([unit.id for unit in units])
     for unit in units:
-        played = store.played_rotations(unit.id)
         for match in plan(len(unit.lineup), cfg.players, teams, 1, unit.seed):
-            if match.rotation in played:
+            if match.rotation in played.get(unit.id, ()):
                 continue
             seated = tuple(unit.lineup[i] for i in match.seating)
             index = len(plans)
@@ -171,6 +171,7 @@ class Service:
         """Play until :attr:`stop` is set (or ``until()`` says so): schedule, claim, play,
         store. At a stop asked by ``until``, the matches under way are finished and stored;
         the units this server holds are given back on the way out, however it ends."""
+        self.refresh_standings()  # the ladder schedules by the ratings: fold the season so far first
         renewing = threading.Thread(target=self._renew, name="arena-lease", daemon=True)
         renewing.start()
         if self.remote is not None:
@@ -299,18 +300,21 @@ class Service:
         latest = self.store.latest_versions()
         counted = {row.id: self._counts.get(row.id, (0, 0.0)) for row in ready}
         number = self._last_unit
+        made: list[tuple[Sequence[int], Sequence[int | None], int, int | None]] = []
         for _ in range(want - open_units):
             candidates = [ladder.Candidate(row.id, counted[row.id][0], counted[row.id][1],
                                            *ratings.get(latest.get(row.id, -1), (None, None)))
                           for row in ready]
             group = ladder.next_group(candidates, size, self.store.config.seed, number)
             if not group:
-                return
+                break
             number += 1
-            self.store.add_unit("ladder", group, [latest.get(e) for e in group], rotations(self.store, len(group)))
+            made.append((group, [latest.get(e) for e in group], rotations(self.store, len(group)), None))
             now = time.time()
             for e in group:
                 counted[e] = (counted[e][0] + 1, now)
+        if made:
+            self.store.add_units(LADDER, made)
 
     def _count_units(self) -> None:
         """Bring each entrant's count of units (and the time of its last) up to date with the
@@ -322,11 +326,9 @@ class Service:
             self._last_unit = unit.id
 
     def _ratings(self) -> dict[int, tuple[float, float]]:
-        """Version id → (mu, sigma) from the latest standings."""
-        table = self.store.standings()
-        if table is None:
-            return {}
-        return {row["version_id"]: (row["rating"], row["rating_ci"] / 1.96) for row in table.get("rows", [])}
+        """Version id → (mu, sigma), as this server's standings have folded them."""
+        ratings = self.table.tally.ratings
+        return {version: (ratings[place].mu, ratings[place].sigma) for version, place in self.table.index.items()}
 
     # -- storing ----------------------------------------------------------------------------
 
@@ -350,6 +352,8 @@ class Service:
         stored = self.store.store_match(slot.unit.id, slot.rotation, seating, finished.line, rated, faulted)
         if stored is None:
             return
+        if rated and self.kind == LADDER:
+            self.table.fold(self.store, stored, slot.unit.id, seating, head["without_moves"])
         self.stored += 1
         self._dirty = True
         names = [entrants[e].name for e in slot.entrants]

@@ -316,42 +316,47 @@ class Store:
                  seed: int | None = None, now: float | None = None) -> int:
         """A pending unit. Its deals come from ``seed``, or by default from the arena's master
         seed and the unit's number, so that a season's deals follow from its seed."""
+        return self.add_units(kind, [(lineup, versions, rotations, seed)], now)[0]
+
+    def add_units(self, kind: str, units: Sequence[tuple[Sequence[int], Sequence[int | None], int, int | None]],
+                  now: float | None = None) -> list[int]:
+        """Pending units (lineup, versions, rotations, seed or None), in one transaction: the
+        ladder schedules several at a time (see :meth:`add_unit`)."""
         t = schema.units
+        made = []
         with self.engine.begin() as conn:
-            result = conn.execute(t.insert().values(
-                kind=kind, seed=0 if seed is None else seed, rotations=rotations, status="pending",
-                lineup=json.dumps({"entrants": list(lineup), "versions": list(versions)}),
-                created=time.time() if now is None else now))
-            unit_id = _new_id(result)
-            if seed is None:
-                conn.execute(t.update().where(t.c.id == unit_id)
-                             .values(seed=deal_set_seed(self.config.seed, unit_id)))
-            return unit_id
+            for lineup, versions, rotations, seed in units:
+                result = conn.execute(_INSERT_UNIT, {
+                    "kind": kind, "seed": 0 if seed is None else seed, "rotations": rotations, "status": "pending",
+                    "lineup": json.dumps({"entrants": list(lineup), "versions": list(versions)}),
+                    "created": time.time() if now is None else now})
+                unit_id = _new_id(result)
+                if seed is None:
+                    conn.execute(t.update().where(t.c.id == unit_id)
+                                 .values(seed=deal_set_seed(self.config.seed, unit_id)))
+                made.append(unit_id)
+        return made
 
     def claim(self, server: str, limit: int, lease: float, now: float | None = None,
               kind: str = LADDER) -> list[UnitRow]:
         """Up to ``limit`` units of ``kind`` for ``server`` to play, oldest first: pending ones,
-        and ones whose claim has not been renewed within ``lease`` seconds (their server died)."""
+        and ones whose claim has not been renewed within ``lease`` seconds (their server died).
+        One compare-and-set on their status: a unit another server took meanwhile is not
+        taken again (the database makes one statement's update of a row atomic)."""
         t = schema.units
         now = time.time() if now is None else now
-        claimed: list[UnitRow] = []
-        with self.engine.connect() as conn:
-            candidates = conn.execute(
-                sa.select(t.c.id).where((t.c.kind == kind) & (
-                    (t.c.status == "pending") | ((t.c.status == "playing") & (t.c.claimed_at < now - lease))))
-                .order_by(t.c.id).limit(limit * 4)).scalars().all()
-        for unit_id in candidates:
-            if len(claimed) >= limit:
-                break
-            with self.engine.begin() as conn:
-                done = conn.execute(t.update().where(
-                    (t.c.id == unit_id) & ((t.c.status == "pending")
-                                           | ((t.c.status == "playing") & (t.c.claimed_at < now - lease))))
-                    .values(status="playing", claimed_by=server, claimed_at=now))
-                if done.rowcount == 1:
-                    row = conn.execute(sa.select(t).where(t.c.id == unit_id)).one()
-                    claimed.append(_unit(row))
-        return claimed
+        claimable = (t.c.kind == kind) & (
+            (t.c.status == "pending") | ((t.c.status == "playing") & (t.c.claimed_at < now - lease)))
+        with self.engine.begin() as conn:
+            candidates = conn.execute(sa.select(t.c.id).where(claimable).order_by(t.c.id).limit(limit)).scalars().all()
+            if not candidates:
+                return []
+            conn.execute(t.update().where(t.c.id.in_(candidates) & claimable)
+                         .values(status="playing", claimed_by=server, claimed_at=now))
+            rows = conn.execute(sa.select(t).where(t.c.id.in_(candidates) & (t.c.claimed_by == server)
+                                                   & (t.c.claimed_at == now) & (t.c.status == "playing"))
+                                .order_by(t.c.id)).all()
+        return [_unit(row) for row in rows]
 
     def renew(self, server: str, now: float | None = None) -> None:
         """Keep ``server``'s claims alive."""
@@ -393,6 +398,15 @@ class Store:
         t = schema.units
         with self.engine.connect() as conn:
             return sorted(conn.execute(sa.select(t.c.kind).distinct()).scalars())
+
+    def played_rotations_of(self, unit_ids: Sequence[int]) -> dict[int, set[int]]:
+        """The rotations stored of each of the units ``unit_ids`` (those with any)."""
+        t = schema.matches
+        found: dict[int, set[int]] = {}
+        with self.engine.connect() as conn:
+            for unit_id, rotation in conn.execute(sa.select(t.c.unit_id, t.c.rotation).where(t.c.unit_id.in_(unit_ids))):
+                found.setdefault(int(unit_id), set()).add(int(rotation))
+        return found
 
     def played_rotations(self, unit_id: int) -> set[int]:
         t = schema.matches
@@ -578,6 +592,7 @@ class Store:
         return None if row is None else dict(json.loads(row.table))
 
 
+_INSERT_UNIT = schema.units.insert()
 _INSERT_MATCH = schema.matches.insert()
 _INSERT_APPEARANCE = schema.appearances.insert()
 _UNIT_DONE = schema.units.update().where(

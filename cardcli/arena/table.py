@@ -24,10 +24,11 @@ What is kept grows with the versions and the units under way, not with the match
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Sequence
 
 import attrs
 
+from ..records.io import without_moves
 from ..records.model import Record
 from ..tournament import results
 from .store import LADDER, Store
@@ -67,32 +68,46 @@ class SeasonTable:
         waiting = [i for i in store.match_ids(window, rated, self.kind) if i not in self.folded]
         count = 0
         for match, line in store.records(rated_only=rated, kind=self.kind, ids=waiting):
-            data = json.loads(line)
-            for deal in data["deals"]:
-                deal["moves"] = []  # the standings read no move: most of a record, not read at all
-            record = Record.from_json(data)
-            tag = record.tournament
-            assert tag is not None
-            seating = tuple(self._place(version) for version in match.seating)
-            self.tally.add(attrs.evolve(record, tournament=attrs.evolve(tag, seating=seating)))
-            self.folded.add(match.id)
-            self.last = max(self.last, match.id)
+            self._fold(match.id, match.unit_id, match.seating, without_moves(json.loads(line)))
             count += 1
-            unit = self.units.get(match.unit_id)
-            if unit is not None:
-                unit[1] += 1
-                if unit[1] >= unit[0]:
-                    self._seal(match.unit_id)
-            elif match.unit_id <= self.last_unit and self.tally.paired is not None:
-                # a unit sealed already (a dropped unit's match that was under way, or one
-                # committed late): its record is sealed as a place of its own, not kept open
-                self.tally.paired.seal(match.unit_id)
         for unit_id in over:
             if unit_id in self.units:
                 self._seal(unit_id)
         self.matches += count
         self.folded = {i for i in self.folded if i > self.last - LATE}
         return count
+
+    def fold(self, store: Store, match_id: int, unit_id: int, seating: Sequence[int], record: dict[str, Any]) -> None:
+        """Fold in a match this server has just stored, from its record without moves
+        (:func:`without_moves`, which the worker sends beside the record): the server then
+        reads back only what other servers store. A unit met for the first time is read from
+        the store first, as :meth:`catch_up` reads it, so that it is sealed at the same match."""
+        if match_id in self.folded:
+            return
+        if unit_id > self.last_unit:
+            for over in self._read_units(store):
+                if over in self.units and over != unit_id:
+                    self._seal(over)
+        self._fold(match_id, unit_id, seating, record)
+        self.matches += 1
+
+    def _fold(self, match_id: int, unit_id: int, seating: Sequence[int], data: dict[str, Any]) -> None:
+        record = Record.from_json(data)
+        tag = record.tournament
+        assert tag is not None
+        places = tuple(self._place(version) for version in seating)
+        self.tally.add(attrs.evolve(record, tournament=attrs.evolve(tag, seating=places)))
+        self.folded.add(match_id)
+        self.last = max(self.last, match_id)
+        unit = self.units.get(unit_id)
+        if unit is not None:
+            unit[1] += 1
+            if unit[1] >= unit[0]:
+                self._seal(unit_id)
+        elif unit_id <= self.last_unit and self.tally.paired is not None:
+            # a unit sealed already (a dropped unit's match that was under way, or one
+            # committed late): its record is sealed as a place of its own, not kept open
+            self.tally.paired.seal(unit_id)
 
     def _read_units(self, store: Store) -> list[int]:
         """Learn the units made since the last look (their rotations), and which of those not

@@ -161,6 +161,7 @@ class Finished:
         # what the arena stores beside each record, so that its server need not parse it
         head["versions"] = [(seat.get("bot") or {}).get("version") for seat in record["seats"]]
         head["faulted"] = sorted({fault["seat"] for fault in record["faults"]})
+        head["without_moves"] = records.without_moves(record)
         return cls(dump(record), head, bundles)
 
 
