@@ -266,7 +266,6 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
     else:
         executor = Workers(jobs)
         executor.start()  # before any thread of this process: see cardcli.arena.workers
-    workers = executor
     remote = _listen(store, listen, cert, key_path, connections, connect_time) if listen is not None else None
     api = _serve_web(store, web) if web is not None else None
     service = Service(store, executor, Policy(lease=lease), jobs=jobs, remote=remote,
@@ -280,10 +279,10 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
     except KeyboardInterrupt:
         raise Interrupted("interrupted", 130) from None
     finally:
-        if isinstance(workers, Workers):
-            workers.close(store.config.settings.quit_grace, now=stopped)
+        if isinstance(executor, Workers):
+            executor.close(store.config.settings.quit_grace, now=stopped)
         else:
-            workers.close()
+            executor.close()
         if remote is not None:
             remote.listener.close()
         if api is not None:
