@@ -12,8 +12,9 @@ from typing import Sequence
 import pytest
 
 from cardcli.arena.config import ArenaConfig
-from cardcli.arena.store import EntrantKind, Store
+from cardcli.arena.store import EntrantKind, NewMatch, Store
 from cardcli.arena.table import SeasonTable, standings
+from cardcli.records.io import without_moves
 from cardcli.records.model import Record
 from cardcli.referee import Settings
 from cardcli.seats.limits import Limits
@@ -155,3 +156,63 @@ def test_the_table_kept_match_by_match_equals_the_one_folded_from_nothing(store:
     assert {key[0] for key in paired.cells} <= set(kept.units)
     assert paired.sealed_sets == made - len(playing)
     assert kept.tally.cross and all(isinstance(cell, list) and len(cell) == 2 for cell in kept.tally.cross.values())
+
+
+def test_the_table_a_server_folds_commit_by_commit_equals_the_one_folded_from_nothing(store: Store) -> None:
+    """A server commits what its workers finished together (Store.store_matches) and folds
+    each commit's rated matches from the records in hand. Units run interleaved, so a commit
+    can hold a unit's last rotations after the first match of a unit made later: each unit
+    must still be sealed with all of its rotations, as a fold from nothing seals it."""
+    rng = random.Random(5)
+    entrants = [store.add_entrant(f"bot{i}", EntrantKind.PROGRAM, "random") for i in range(7)]
+    versions = {e: store.version_id(e, "1") for e in entrants}
+    served = SeasonTable()
+    playing: list[tuple[int, list[int], list[int]]] = []
+    stored = 0
+    while stored < 320:
+        while len(playing) < 4:
+            lineup = rng.sample(entrants, 4)
+            unit = store.add_unit("ladder", lineup, [versions[e] for e in lineup], ROTATIONS)
+            playing.append((unit, lineup, list(range(ROTATIONS))))
+        commit: list[NewMatch] = []
+        records = []
+        for _ in range(rng.randint(1, 6)):
+            unit, lineup, left = playing[rng.randrange(len(playing))]
+            rotation = left.pop(0)
+            seating = rotated(lineup, rotation)
+            record = a_record(unit, rotation, seating, rng).to_json()
+            commit.append(NewMatch(unit, rotation, tuple(versions[e] for e in seating), json.dumps(record),
+                                   rng.random() > 0.05, (), 1000.0 + stored))
+            records.append(record)
+            if not left:
+                playing.remove((unit, lineup, left))
+        ids = store.store_matches(commit)
+        stored += len(commit)
+        served.fold(store, [(match_id, new.unit_id, new.seating, without_moves(record))
+                            for match_id, new, record in zip(ids, commit, records)
+                            if match_id is not None and new.rated])
+    served.catch_up(store)
+    fresh = SeasonTable()
+    fresh.catch_up(store)
+    assert served.snapshot(store) == fresh.snapshot(store)
+    paired = served.tally.paired
+    assert paired is not None and paired.sealed_sets > 60
+    assert set(served.units) == {unit for unit, _, _ in playing}
+
+
+def test_a_commit_with_a_match_stored_already_keeps_the_others(store: Store) -> None:
+    """Two servers, or a restart: a match stored before refuses the whole transaction, and
+    the others of the commit are then stored one by one, that one alone given None."""
+    entrants = [store.add_entrant(f"bot{i}", EntrantKind.PROGRAM, "random") for i in range(4)]
+    versions = [store.version_id(e, "1") for e in entrants]
+    unit = store.add_unit("ladder", entrants, versions, ROTATIONS)
+    rng = random.Random(1)
+    new = [NewMatch(unit, r, tuple(rotated(versions, r)),
+                    json.dumps(a_record(unit, r, rotated(entrants, r), rng).to_json()), True, (), 1000.0)
+           for r in range(ROTATIONS)]
+    first = store.store_matches(new[1:2])
+    assert first[0] is not None
+    ids = store.store_matches(new)
+    assert ids[1] is None and all(i is not None for i in ids[:1] + ids[2:])
+    assert store.played_rotations(unit) == set(range(ROTATIONS)) and store.match_count() == ROTATIONS
+    assert [u.status for u in store.units_after(0)] == ["done"]

@@ -1,5 +1,5 @@
 """``arena serve``'s loop: schedule units, claim them, play their matches through a tournament
-executor, commit each record, disable bots that keep faulting, and refresh the standings.
+executor, commit the records, disable bots that keep faulting, and refresh the standings.
 
 A batch of claimed units is played as one tournament configuration whose entrants are the
 batch's (:func:`batch`): the executors (this machine's workers, or a Dask cluster) then play
@@ -23,7 +23,7 @@ from ..tournament.executor import Executor
 from ..tournament.schedule import MatchPlan, plan
 from ..tournament.worker import Finished
 from . import ladder
-from .store import LADDER, EntrantKind, EntrantRow, Store, UnitRow
+from .store import LADDER, EntrantKind, EntrantRow, NewMatch, Store, UnitRow
 from .table import SeasonTable
 from .workers import IN_FLIGHT, Job, Unplayable, Workers
 
@@ -54,6 +54,8 @@ class Policy:
     """Units claimed at once (0: :data:`UNITS_PER_JOB` per job)."""
     admit_every: float = 2.0
     """Seconds between two readings of the remote entrants' tokens and states."""
+    commit_every: float = 0.1
+    """Seconds a finished match may wait for others to be committed with it."""
 
 
 DEFAULT_POLICY = Policy()
@@ -62,6 +64,16 @@ UNITS_PER_JOB = 2
 """Units claimed per job at once. This machine's workers are handed the next batch while they
 play the last (:meth:`Service.step`); a cluster's executor plays a batch at a time, and waits
 between two while the server schedules and claims."""
+
+
+@attrs.frozen
+class _Finished:
+    """A finished match waiting for its commit, with what counting it needs."""
+
+    match: NewMatch
+    slot: Slot
+    head: dict[str, Any]
+    entrants: dict[int, EntrantRow]
 
 
 @attrs.frozen
@@ -164,6 +176,9 @@ class Service:
         self._counts: dict[int, tuple[int, float]] = {}
         """Entrant id → units it is in, and when the last was made."""
         self._last_unit = 0
+        self._finished: list[_Finished] = []
+        """Finished matches not yet committed (:meth:`flush`)."""
+        self._first_finished = 0.0
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -184,6 +199,7 @@ class Service:
                 self.executor.drain()
         finally:
             self.stop.set()
+            self.flush()
             self.store.release(self.server)
             self.refresh_standings()
 
@@ -196,7 +212,12 @@ class Service:
         if workers is None or workers.waiting < IN_FLIGHT * self.jobs:
             claimed = self._claim_and_play()
         if workers is not None and workers.busy:
-            workers.pump(0.25)
+            wait = 0.25
+            if self._finished:
+                wait = max(0.0, min(wait, self._first_finished + self.policy.commit_every - time.monotonic()))
+            workers.pump(wait)
+        if self._commit_due() or (self._finished and not (workers is not None and workers.busy)):
+            self.flush()
         if self._dirty and time.time() >= self._standings_due:
             self.refresh_standings()
         return claimed or (workers is not None and workers.busy > 0)
@@ -222,6 +243,7 @@ class Service:
                                          lambda failed: self._unplayable(failed, slots)), plans)
             else:
                 self.executor.play(config, plans, store)
+                self.flush()
         return True
 
     def _playable(self, unit: UnitRow, entrants: dict[int, EntrantRow]) -> bool:
@@ -333,10 +355,12 @@ class Service:
     # -- storing ----------------------------------------------------------------------------
 
     def store_finished(self, finished: Finished, slots: dict[int, Slot], entrants: dict[int, EntrantRow]) -> None:
-        """Commit one finished match: its record line, the version in each seat (what the bot
-        said in its handshake), whether it is rated (every seat's version the one scheduled:
-        a bot that changed version mid-unit is not rated against its new self), then the
-        fault rule for the seats that faulted."""
+        """Take one finished match: the version in each seat (what the bot said in its
+        handshake), and whether it is rated (every seat's version the one scheduled: a bot
+        that changed version mid-unit is not rated against its new self). It is committed
+        with the others finished about the same time (:meth:`flush`), at the latest
+        :attr:`Policy.commit_every` seconds after the first of them: until then it counts
+        nowhere, and a server killed meanwhile plays it again after a restart."""
         head = finished.head
         slot = slots[head["tournament"]["index"]]
         seating, rated = [], True
@@ -348,19 +372,35 @@ class Service:
             scheduled = slot.unit.versions[slot.unit.lineup.index(entrant)]
             rated = rated and (scheduled is None or scheduled == version)
             seating.append(version)
-        faulted = head["faulted"]
-        stored = self.store.store_match(slot.unit.id, slot.rotation, seating, finished.line, rated, faulted)
-        if stored is None:
-            return
-        if rated and self.kind == LADDER:
-            self.table.fold(self.store, stored, slot.unit.id, seating, head["without_moves"])
-        self.stored += 1
-        self._dirty = True
-        names = [entrants[e].name for e in slot.entrants]
-        self.report(f"match {stored}: unit {slot.unit.id} rotation {slot.rotation}, "
-                    f"{', '.join(names)}: {_outcome(head)}")
-        for entrant in {slot.entrants[seat] for seat in faulted}:
-            self._check_faults(entrants[entrant])
+        if not self._finished:
+            self._first_finished = time.monotonic()
+        self._finished.append(_Finished(
+            NewMatch(slot.unit.id, slot.rotation, tuple(seating), finished.line, rated, tuple(head["faulted"]),
+                     time.time()), slot, head, {e: entrants[e] for e in slot.entrants}))
+        if self._commit_due():
+            self.flush()
+
+    def _commit_due(self) -> bool:
+        return bool(self._finished) and time.monotonic() - self._first_finished >= self.policy.commit_every
+
+    def flush(self) -> None:
+        """Commit the finished matches taken since the last commit, in one transaction, then
+        count them: fold the rated ones into the standings and apply the fault rule to the
+        seats that faulted."""
+        finished, self._finished = self._finished, []
+        kept = [(done, stored) for done, stored in zip(finished, self.store.store_matches([f.match for f in finished]))
+                if stored is not None]
+        if self.kind == LADDER:
+            self.table.fold(self.store, [(stored, done.slot.unit.id, done.match.seating, done.head["without_moves"])
+                                         for done, stored in kept if done.match.rated])
+        for done, stored in kept:
+            slot = done.slot
+            self.stored += 1
+            self._dirty = True
+            self.report(f"match {stored}: unit {slot.unit.id} rotation {slot.rotation}, "
+                        f"{', '.join(done.entrants[e].name for e in slot.entrants)}: {_outcome(done.head)}")
+            for entrant in {slot.entrants[seat] for seat in done.match.faulted}:
+                self._check_faults(done.entrants[entrant])
 
     def _check_faults(self, entrant: EntrantRow) -> None:
         p = self.policy

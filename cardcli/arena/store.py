@@ -4,10 +4,11 @@ statements.
 
 What must hold, and how:
 
-- **Nothing lost, nothing twice.** A match is one transaction: its record, who sat where and
-  the unit's progress are committed together, and ``(unit, rotation)`` is unique, so a match
-  stored twice (a restart, two servers) is refused by the database and dropped here
-  (:meth:`Store.store_match` returns None). A unit is claimed by compare-and-set on its
+- **Nothing lost, nothing twice.** A match is committed whole: its record, who sat where and
+  the unit's progress in one transaction (with the other matches finished about the same
+  time, :meth:`Store.store_matches`), and ``(unit, rotation)`` is unique, so a match stored
+  twice (a restart, two servers) is refused by the database and dropped here (its id is
+  None). A unit is claimed by compare-and-set on its
   status, which both databases make atomic for one row.
 - **Leases, not locks.** A server renews the claim on its units (:meth:`Store.renew`); a unit
   whose claim is older than the lease is another server's to take (a server killed mid-unit
@@ -87,6 +88,22 @@ class StoredMatch:
     """The version in each seat."""
     rated: bool
     faults: int
+    finished: float
+
+
+@attrs.frozen
+class NewMatch:
+    """A finished match to store (:meth:`Store.store_matches`)."""
+
+    unit_id: int
+    rotation: int
+    seating: tuple[int, ...]
+    """The version in each seat (ids)."""
+    line: str
+    """Its record, as written."""
+    rated: bool
+    faulted: tuple[int, ...]
+    """The seats that faulted."""
     finished: float
 
 
@@ -420,20 +437,41 @@ class Store:
         """Commit one finished match (its record ``line``, the version in each seat, the seats
         that faulted) and the unit's progress, in one transaction; None when the match was
         stored already (the database refuses a second (unit, rotation))."""
+        return self.store_matches([NewMatch(unit_id, rotation, tuple(seating), line, rated, tuple(faulted),
+                                            time.time() if now is None else now)])[0]
+
+    def store_matches(self, new: Sequence[NewMatch]) -> list[int | None]:
+        """Commit finished matches together, each as :meth:`store_match` does, in one
+        transaction: a server stores what its workers finished since its last commit, and
+        a commit costs more than the rows it writes. When one of them was stored already,
+        the transaction is refused whole and each is then stored alone, so that the others
+        are kept and only that one gives None."""
+        if not new:
+            return []
         try:
             with self.engine.begin() as conn:
-                result = conn.execute(_INSERT_MATCH, {
-                    "unit_id": unit_id, "rotation": rotation, "seating": json.dumps(list(seating)), "record": line,
-                    "rated": rated, "faults": len(faulted), "finished": time.time() if now is None else now})
-                match_id = _new_id(result)
-                conn.execute(_INSERT_APPEARANCE, [{"match_id": match_id, "version_id": version, "seat": seat,
-                                                   "faulted": seat in faulted} for seat, version in enumerate(seating)])
-                conn.execute(_UNIT_DONE, {"unit": unit_id})
-                return match_id
+                return self._insert(conn, new)
         except sa.exc.IntegrityError:
-            if rotation in self.played_rotations(unit_id):
-                return None  # stored already: by another server, or before a restart
+            if len(new) > 1:
+                return [self.store_matches([match])[0] for match in new]
+            if new[0].rotation in self.played_rotations(new[0].unit_id):
+                return [None]  # stored already: by another server, or before a restart
             raise
+
+    @staticmethod
+    def _insert(conn: Connection, new: Sequence[NewMatch]) -> list[int | None]:
+        ids: list[int | None] = []
+        for match in new:
+            result = conn.execute(_INSERT_MATCH, {
+                "unit_id": match.unit_id, "rotation": match.rotation, "seating": json.dumps(list(match.seating)),
+                "record": match.line, "rated": match.rated, "faults": len(match.faulted), "finished": match.finished})
+            match_id = _new_id(result)
+            conn.execute(_INSERT_APPEARANCE, [{"match_id": match_id, "version_id": version, "seat": seat,
+                                               "faulted": seat in match.faulted}
+                                              for seat, version in enumerate(match.seating)])
+            ids.append(match_id)
+        conn.execute(_UNIT_DONE, [{"unit": unit} for unit in dict.fromkeys(match.unit_id for match in new)])
+        return ids
 
     def match_count(self) -> int:
         with self.engine.connect() as conn:

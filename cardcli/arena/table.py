@@ -24,7 +24,7 @@ What is kept grows with the versions and the units under way, not with the match
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import attrs
 
@@ -38,6 +38,9 @@ OVER = ("done", "dropped")
 
 LATE = 10_000
 """How far behind the newest match folded a match committed late is still looked for."""
+
+Folded = tuple[int, int, Sequence[int], dict[str, Any]]
+"""A match to fold: its id, its unit's, the version in each seat, its record without moves."""
 
 
 class SeasonTable:
@@ -59,37 +62,40 @@ class SeasonTable:
         """The newest unit read from the store."""
 
     def catch_up(self, store: Store) -> int:
-        """Fold in the matches stored since the last call; how many there were. A unit is
-        sealed the moment its last rotation is folded; one the store says is over before the
-        fold began (:data:`OVER`) is sealed after it, with whatever of it was folded."""
+        """Fold in the matches stored since the last call; how many there were."""
         rated = self.kind == LADDER
         over = self._read_units(store)
         window = max(0, self.last - LATE)
         waiting = [i for i in store.match_ids(window, rated, self.kind) if i not in self.folded]
+        count = self._fold_all(over, ((match.id, match.unit_id, match.seating, without_moves(json.loads(line)))
+                                      for match, line in store.records(rated_only=rated, kind=self.kind, ids=waiting)))
+        self.folded = {i for i in self.folded if i > self.last - LATE}
+        return count
+
+    def fold(self, store: Store, matches: Sequence[Folded]) -> None:
+        """Fold in matches this server has just stored together, from their records without
+        moves (:func:`without_moves`, which the worker sends beside the record): the server
+        then reads back only what other servers store. When a unit is met for the first time,
+        the units are read from the store first, as :meth:`catch_up` reads them, so that each
+        unit is sealed at the same match as there."""
+        fresh = any(unit_id > self.last_unit for _, unit_id, _, _ in matches)
+        self._fold_all(self._read_units(store) if fresh else [], matches)
+
+    def _fold_all(self, over: Sequence[int], matches: Iterable[Folded]) -> int:
+        """Fold ``matches`` not folded yet, then seal the units of ``over`` (the store said
+        they were over before the matches were read) with whatever of them was folded: a unit
+        is sealed the moment its last rotation is folded, and one with an unrated match, or
+        dropped, never gets there."""
         count = 0
-        for match, line in store.records(rated_only=rated, kind=self.kind, ids=waiting):
-            self._fold(match.id, match.unit_id, match.seating, without_moves(json.loads(line)))
-            count += 1
+        for match_id, unit_id, seating, record in matches:
+            if match_id not in self.folded:
+                self._fold(match_id, unit_id, seating, record)
+                count += 1
         for unit_id in over:
             if unit_id in self.units:
                 self._seal(unit_id)
         self.matches += count
-        self.folded = {i for i in self.folded if i > self.last - LATE}
         return count
-
-    def fold(self, store: Store, match_id: int, unit_id: int, seating: Sequence[int], record: dict[str, Any]) -> None:
-        """Fold in a match this server has just stored, from its record without moves
-        (:func:`without_moves`, which the worker sends beside the record): the server then
-        reads back only what other servers store. A unit met for the first time is read from
-        the store first, as :meth:`catch_up` reads it, so that it is sealed at the same match."""
-        if match_id in self.folded:
-            return
-        if unit_id > self.last_unit:
-            for over in self._read_units(store):
-                if over in self.units and over != unit_id:
-                    self._seal(over)
-        self._fold(match_id, unit_id, seating, record)
-        self.matches += 1
 
     def _fold(self, match_id: int, unit_id: int, seating: Sequence[int], data: dict[str, Any]) -> None:
         record = Record.from_json(data)
