@@ -221,10 +221,39 @@ def test_a_tournament_directory_gives_one_page_with_every_match(tmp_path: Path) 
     assert '<select id="match">' in page(tmp_path, directory, name="again.html")
     # --game K still picks one match
     data = embedded(page(tmp_path, directory, "--game", "2", name="one.html"))
-    assert [m["seed"] for m in data["matches"]] == [2]
+    assert [m["seed"] for m in data["matches"]] == ["2"]
     empty = tmp_path / "empty"
     empty.mkdir()
     assert invoke("replay", str(empty), "--html", str(tmp_path / "e.html")).exit_code == 2
+
+
+def test_a_seed_beyond_a_javascript_number_is_written_exactly(tmp_path: Path) -> None:
+    """A seed (0 to 2**63 - 1) or any integer past 2**53 - 1 goes into the page's data as its
+    digits: the script reads the data with JSON.parse, which would round it as a number."""
+    big = 2844675396372846042
+    record, _ = match("pigugnin", "standard", 4, seed=big, max_deals=1)
+    html = page(tmp_path, write(tmp_path, record))
+    [m] = embedded(html)["matches"]
+    assert m["seed"] == str(big)
+    assert f"seed {big}" in html  # the page's title, made here
+    assert viewer.exact({"a": [2**53 - 1, 2**53, -(2**60)], "b": True, "c": 1.5}) == \
+        {"a": [2**53 - 1, str(2**53), str(-(2**60))], "b": True, "c": 1.5}
+
+
+def test_the_page_holds_each_move_s_think_time_and_the_kept_info_lines() -> None:
+    """Think time per move, beside the steps; info lines per seat (the record does not place
+    them at a move), escaped, and in a seat's page only that seat's."""
+    record, _ = match("peppa", "torino", 4, seed=4, max_deals=1)
+    [m] = viewer.page_data([record])["matches"]
+    for deal, recorded in zip(m["deals"], record["deals"]):
+        assert deal["ms"] == [mv["ms"] for mv in recorded["moves"]]
+        assert len(deal["steps"]) == len(deal["ms"]) + 1
+    assert m["info"] is None
+    record["info"] = {"0": ["plan: lead low"], "2": ["\x1b[31mred\x1b[0m <b>bold</b>"]}
+    [m] = viewer.page_data([record])["matches"]
+    assert m["info"] == [["plan: lead low"], [], ["\\x1b[31mred\\x1b[0m <b>bold</b>"], []]
+    [mine] = viewer.page_data([record], seat=2)["matches"]
+    assert mine["info"] == [[], [], ["\\x1b[31mred\\x1b[0m <b>bold</b>"], []]
 
 
 def test_text_from_a_record_cannot_end_the_data_block(tmp_path: Path) -> None:

@@ -650,3 +650,105 @@ def test_a_game_script_that_fails_is_said_on_the_page(browser: Browser, built: d
     assert got_page["error"] == "the viewer script broken_viewer:viewer.js failed: boom", got_page["error"]
     problems = [p for p in mismatches(got_page, want, "all", 0, "pigugnin") if not p.startswith("#error")]
     assert not problems, problems
+
+
+# -- exact numbers -------------------------------------------------------------------------------------
+
+BIG_SEED = 2844675396372846042
+"""A seed past 2**53: as a JavaScript number it would be shown 2844675396372846000."""
+
+
+def test_a_seed_beyond_2_to_the_53_is_shown_to_the_digit(browser: Browser, tmp_path: Path) -> None:
+    """The page's own words about the match (the line under the chart, the match picker) give
+    the seed's exact digits."""
+    record = tmp_path / "big.jsonl"
+    match = Match("big", "pigugnin", 4, ("--max-deals", "1"), BIG_SEED)
+    run_all([cli(*match.play_args(record))])
+    record.write_text(record.read_text() * 2)  # two matches: the picker names each by its seed
+    page = tmp_path / "big.html"
+    run_all([html_args(record, page)])
+    open_viewer(browser, page)
+    shown = browser.js("""
+        const pick = document.getElementById('match');
+        return {about: document.getElementById('about').textContent,
+                picker: Array.from(pick.options, o => o.textContent)}""")
+    assert re.search(rf"seed {BIG_SEED}\b", shown["about"]), shown["about"]
+    assert all(f"seed {BIG_SEED}" in label for label in shown["picker"]), shown["picker"]
+    assert "2844675396372846000" not in shown["about"] + " ".join(shown["picker"])
+
+
+# -- think time, info lines, faults ------------------------------------------------------------------
+
+MARKUP = "<img src=x onerror=alert(1)>"
+"""Markup a bot controls (an info line) or a record carries (a fault's detail): shown as text."""
+
+
+@pytest.fixture(scope="module")
+def chatty(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
+    """A Pigugnìn match whose seat 2 sends info lines (kept with --keep-info) and crashes at its
+    fourth move; markup added to one of its info lines and to its fault's detail. Its page."""
+    from cardcli import viewer
+
+    where = tmp_path_factory.mktemp("chatty")
+    record_path = where / "chatty.jsonl"
+    match = Match("chatty", "pigugnin", 4, ("--max-deals", "1", "--keep-info"), 7,
+                  seats=("random", "random", f"{FAULTY_BOT} --chatty --crash-at 4", "random"))
+    run_all([cli(*match.play_args(record_path))])
+    [record] = read_records(record_path)
+    assert record["info"]["2"], record.get("info")
+    record["info"]["2"].insert(1, f"thinking {MARKUP} hard")
+    record["faults"][0]["detail"] = f"the bot said {MARKUP}"
+    page = viewer.write_html([record], where / "chatty.html")
+    return record, page
+
+
+def test_think_time_info_lines_and_faults_are_shown_at_their_place(
+        browser: Browser, chatty: tuple[dict[str, Any], Path]) -> None:
+    """Each move's line in the log carries its think time as recorded and the position line
+    says it; each seat's bar of the time chart has its recorded total; the info lines are listed
+    under their seat; the fault is at its move with its detail; markup in any of them is text."""
+    record, page = chatty
+    (fault,) = record["faults"]
+    deal = record["deals"][fault["deal"] - 1]
+    steps = expectations(record)
+    at = next(e for e in steps if e.deal == fault["deal"] and e.move == fault["move"])
+    url = open_viewer(browser, page)
+    browser.js("window.cardcliViewer.goto(0, arguments[0])", at.step)
+    got = browser.js("""
+        const q = s => Array.from(document.querySelectorAll(s));
+        const shown = e => !!e && e.checkVisibility({visibilityProperty: true, opacityProperty: true});
+        return {
+          ms: q('#log li.move').map(li => [li.getAttribute('data-step'), li.getAttribute('data-ms'),
+                                          li.querySelector('.ms') && li.querySelector('.ms').textContent]),
+          position: document.getElementById('position').textContent,
+          faults: q('#log li.fault').map(f => [f.getAttribute('data-step'), f.textContent]),
+          atFault: q('#log li.move.at-fault').map(li => li.getAttribute('data-step')),
+          totals: q('#times .seat-time').map(g => [g.getAttribute('data-seat'), +g.getAttribute('data-total')]),
+          info: shown(document.getElementById('info-lines')) ?
+            q('#info-lines details').map(d => [d.getAttribute('data-seat'),
+                                              Array.from(d.querySelectorAll('li'), li => li.textContent)]) : null,
+          images: document.querySelectorAll('img').length,
+        }""")
+    moves = deal["moves"][: fault["move"] + 1]
+    first = at.step - fault["move"]
+    assert [(int(s), float(ms)) for s, ms, _ in got["ms"]] == [(first + i, mv["ms"]) for i, mv in enumerate(moves)]
+    assert all(text and re.search(r"\d( ms| s)$", text) for _, _, text in got["ms"]), got["ms"]
+    mover = moves[-1]["seat"]
+    assert f"{mover}:" in got["position"] and "thought" in got["position"], got["position"]
+    assert MARKUP in got["position"], got["position"]
+    assert [int(s) for s, _ in got["faults"]] == [at.step] and MARKUP in got["faults"][0][1], got["faults"]
+    assert got["atFault"] == [str(at.step)], got["atFault"]
+    for seat, total in got["totals"]:
+        recorded = sum(mv["ms"] for d in record["deals"] for mv in d["moves"] if mv["seat"] == int(seat))
+        assert total == pytest.approx(recorded), (seat, total, recorded)
+    assert got["info"] is not None, "the info lines are not shown"
+    info = dict(got["info"])
+    assert info["2"] == record["info"]["2"], info
+    assert f"thinking {MARKUP} hard" in info["2"]
+    assert got["images"] == 0, "markup from the record was made into elements"
+    # the chart's dark bars grow with the steps: at the last step each is its seat's total
+    browser.js("window.cardcliViewer.goto(0, window.cardcliViewer.steps(0) - 1)")
+    so_far = browser.js("""return Array.from(document.querySelectorAll('#times .seat-time'),
+                                  g => [+g.getAttribute('data-so-far'), +g.getAttribute('data-total')])""")
+    assert all(a == pytest.approx(b) for a, b in so_far), so_far
+    only_the_page(browser, url)

@@ -144,11 +144,33 @@ def _step_text(events: Sequence[Event], move: Move | None, seat: int | None) -> 
     return "\n".join(lines)
 
 
+EXACT = 2**53 - 1
+"""The largest integer a JavaScript number holds exactly: any larger one goes into the page's
+data as its decimal digits (a string), so that the script, which reads the data with
+``JSON.parse``, shows it exactly (a seed ``2844675396372846042`` read as a number would be
+shown ``2844675396372846000``)."""
+
+
+def exact(value: Any) -> Any:
+    """``value`` with every integer beyond :data:`EXACT` (either sign), at any depth, written
+    as a string of its digits; everything else as it is."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return str(value) if abs(value) > EXACT else value
+    if isinstance(value, dict):
+        return {k: exact(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [exact(v) for v in value]
+    return value
+
+
 def match_data(record: dict[str, Any], where: str = "record", seat: int | None = None) -> dict[str, Any]:
     """One match as the page holds it, built from the verified walk over its record.
 
     Fields: the record's ``format_version``, ``software``, ``game``, ``variant``, ``options``,
-    ``seed``, ``status``, ``adjudicated``, ``first_dealer`` and ``result``; ``where`` (file and
+    ``seed`` (always a string of its digits: seeds go up to 2**63 - 1, beyond what a JavaScript
+    number holds), ``status``, ``adjudicated``, ``first_dealer`` and ``result``; ``where`` (file and
     line); ``title``; ``players``; ``names`` (escaped as every command shows them);
     ``lower_is_better``; ``teams``; ``order``; ``tournament`` (its schedule index or null);
     ``faults`` (``seat``, ``kind``, ``detail``, ``deal``, ``move`` as recorded, and ``step``,
@@ -156,9 +178,12 @@ def match_data(record: dict[str, Any], where: str = "record", seat: int | None =
     stopped); ``fallback_from`` (per seat, the first step whose moves of that
     seat are the fallback player's, or null) and ``deals``: per deal ``number``, ``dealer``,
     ``points``, ``totals``, ``notes``, ``dead`` (Pepper with 2 players, only in a page of every
-    hand) and ``steps``, the deal's start then one per move (see :func:`_step_text`).
+    hand), ``steps``, the deal's start then one per move (see :func:`_step_text`), and ``ms``,
+    the think time of each move as recorded (the time charged, in milliseconds); ``info``, each
+    seat's info lines kept with ``--keep-info`` (:func:`_info`), or null.
 
-    Steps are counted over the match: step 0 is the match before its first deal, then each
+    Any other integer beyond 2**53 - 1 (an option's value, a score) is written as a string of its
+    digits too (:func:`exact`). Steps are counted over the match: step 0 is the match before its first deal, then each
     deal's steps in order. Raises VerificationError where the record does not verify.
     """
     # a wrong --seat is said before the walk: the record is not shape-checked yet, so its seats
@@ -182,9 +207,11 @@ def match_data(record: dict[str, Any], where: str = "record", seat: int | None =
                 if seat is None and dealt.dead is not None:
                     deal["dead"] = list(dealt.dead)
                 deal["steps"] = [_step_text(step.events, None, seat)]
+                deal["ms"] = []
                 deals.append(deal)
             else:
                 deals[-1]["steps"].append(_step_text(step.events, step.played, seat))
+                deals[-1]["ms"].append(step.played.ms)
             index[(step.deal, step.move)] = count
             count += 1
     except StopIteration as stop:
@@ -214,8 +241,8 @@ def match_data(record: dict[str, Any], where: str = "record", seat: int | None =
         "game": spec.name,
         "title": spec.title,
         "variant": read.variant,
-        "options": read.options,
-        "seed": read.seed,
+        "options": exact(read.options),
+        "seed": str(read.seed),
         "status": read.status,
         "adjudicated": read.adjudicated,
         "players": players,
@@ -225,11 +252,26 @@ def match_data(record: dict[str, Any], where: str = "record", seat: int | None =
         "order": spec.play_order(setup.options),
         "first_dealer": read.first_dealer,
         "tournament": read.tournament.index if read.tournament is not None else None,
-        "result": read.result.to_json() if read.result is not None else None,
+        "result": exact(read.result.to_json()) if read.result is not None else None,
         "faults": faults,
+        "info": _info(read, seat),
         "fallback_from": fallback,
         "deals": deals,
     }
+
+
+def _info(read: Record, seat: int | None) -> list[list[str]] | None:
+    """Each seat's info lines kept with ``--keep-info`` (escaped as every command shows text
+    from a bot), or None when the record kept none. The record keeps them per seat, without
+    the move they came at, so they are shown per seat. A page of one seat (``--seat``) holds
+    that seat's lines only: another bot's thoughts are its author's."""
+    if read.info is None:
+        return None
+    lines: list[list[str]] = [[] for _ in range(read.players)]
+    for key, texts in read.info.items():
+        if key.isdigit() and int(key) < read.players and (seat is None or int(key) == seat):
+            lines[int(key)] = [printable(t, DETAIL_WIDTH) for t in texts]
+    return lines
 
 
 def page_data(records: Iterable[dict[str, Any]], seat: int | None = None,
@@ -365,6 +407,13 @@ PAGE = """<!DOCTYPE html>
     <div id="scores-box"><table id="scores"></table></div>
     <h2>Totals across deals</h2>
     <svg id="chart" viewBox="0 0 360 200" role="img" aria-label="running totals by deal"></svg>
+    <h2>Think time</h2>
+    <svg id="times" viewBox="0 0 360 40" role="img" aria-label="think time per seat: so far and over the match"></svg>
+    <section id="info-lines" aria-labelledby="info-head" hidden>
+      <h2 id="info-head">Info lines (--keep-info)</h2>
+      <p class="why">The record keeps each bot's info lines in the order it sent them, not the move
+      each came at: they are listed per seat.</p>
+    </section>
     <div id="result"></div>
     <p id="about"></p>
   </aside>

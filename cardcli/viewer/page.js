@@ -433,12 +433,19 @@
         (mv.step === st.step ? " current" : ""));
       li.value = mv.index + 1;  // the move's number in the deal, as replay and verify count moves
       li.dataset.step = String(mv.step);
+      if (m.faultsAt[mv.step]) li.classList.add("at-fault");
       li.dataset.seat = String(mv.seat);
       li.dataset.kind = mv.kind;
       if (mv.token !== null) li.dataset.move = mv.token;
       li.appendChild(el("span", "who", who(m, mv.seat) + " "));
       li.appendChild(moveWords(m, mv));
       if (mv.fallback) li.appendChild(el("span", "fallback-mark", " (fallback player)"));
+      if (mv.ms !== null && mv.ms !== undefined) {
+        li.dataset.ms = String(mv.ms);
+        var think = el("span", "ms", V.msText(mv.ms));
+        think.title = "think time: the time charged for this move";
+        li.appendChild(think);
+      }
       mv.notes.forEach(function (w) {
         var note = noteOf(g, m, w);
         if (note) li.appendChild(el("span", "note" + (note[1] ? " " + note[1] : ""), " \u2014 " + note[0]));
@@ -678,6 +685,68 @@
     chart._done = done;
   }
 
+  /* Each seat's think time as bars: how long it had thought by this step (dark) of its time
+   * over the whole match (light, all seats on one scale), with its moves, mean and longest
+   * move. Built once per match; a step moves the dark bars. */
+  function drawTimes(m, st) {
+    var chart = $("times");
+    var T = m.thinking, n = m.players;
+    if (chart._match !== m) {
+      clear(chart);
+      var ROW = 30, W = 360, L = 8, R = 8;
+      chart.setAttribute("viewBox", "0 0 " + W + " " + (ROW * n + 4));
+      var most = 0;
+      T.forEach(function (t) { most = Math.max(most, t.total); });
+      chart._scale = function (ms) { return most > 0 ? (W - L - R) * ms / most : 0; };
+      chart._bars = [];
+      T.forEach(function (t, seat) {
+        var y = 4 + ROW * seat;
+        var g = svg("g", { "class": "seat-time", "data-seat": seat, "data-total": t.total, "data-moves": t.moves });
+        var mean = t.moves ? t.total / t.moves : 0;
+        var words = who(m, seat) + ": " + V.msText(t.total) + " in " + t.moves + " moves" +
+          (t.moves ? ", " + V.msText(mean) + " a move, longest " + V.msText(t.longest.ms) : "");
+        g.appendChild(svg("title", {}, words));
+        g.appendChild(svg("rect", { x: L, y: y + 14, width: Math.max(0.5, chart._scale(t.total)), height: 9, "class": "whole",
+          fill: COLOURS[seat % COLOURS.length] }));
+        var bar = svg("rect", { x: L, y: y + 14, width: 0, height: 9, "class": "so-far", fill: COLOURS[seat % COLOURS.length] });
+        g.appendChild(bar);
+        var label = svg("text", { x: L, y: y + 11, "class": "legend" }, "");
+        g.appendChild(label);
+        chart.appendChild(g);
+        chart._bars.push({ bar: bar, label: label, g: g, words: words });
+      });
+      chart._match = m;
+    }
+    T.forEach(function (t, seat) {
+      var now = t.upTo[st.step] || 0, b = chart._bars[seat];
+      b.bar.setAttribute("width", chart._scale(now).toFixed(1));
+      b.g.setAttribute("data-so-far", String(now));
+      b.label.textContent = seat + ":" + m.names[seat].slice(0, 14) + "  " + V.msText(now) + " of " + V.msText(t.total) +
+        (t.moves ? " \u00b7 longest " + V.msText(t.longest.ms) : "");
+    });
+  }
+
+  /* The info lines each bot sent, kept with --keep-info: per seat, in its order, as text. The
+   * record does not say at which move each came, so they are not shown at a move. */
+  function drawInfo(m) {
+    var box = $("info-lines");
+    Array.prototype.slice.call(box.querySelectorAll(".seat-info")).forEach(function (e) { box.removeChild(e); });
+    var info = Array.isArray(m.info) ? m.info : null;
+    box.hidden = !info;
+    if (!info) return;
+    info.forEach(function (lines, seat) {
+      var d = el("details", "seat-info");
+      d.dataset.seat = String(seat);
+      var sum = el("summary", "", who(m, seat) + ": " + lines.length + " info line" + (lines.length === 1 ? "" : "s"));
+      d.appendChild(sum);
+      var list = el("ol", "info-list");
+      lines.forEach(function (text) { list.appendChild(el("li", "info-line", text)); });
+      d.appendChild(list);
+      if (lines.length && lines.length <= 20) d.open = true;
+      box.appendChild(d);
+    });
+  }
+
   var STOPPED = {aborted: "aborted by the fault policy: no result",
                  interrupted: "interrupted (Ctrl-C or SIGTERM) before its end: no result"};
 
@@ -787,6 +856,8 @@
     buildSeats(m);
     buildScores(m);
     $("chart")._match = null;
+    $("times")._match = null;
+    drawInfo(m);
     var dealSel = clear($("deal"));
     var start = el("option", "", "start");
     start.value = "0";
@@ -851,9 +922,13 @@
     drawResult(m, st);
     var pos = $("position");
     clear(pos).appendChild(el("span", "", positionText(m, st)));
+    if (st.move && st.move.ms !== null && st.move.ms !== undefined) {
+      pos.appendChild(el("span", "think-now", " \u00b7 " + who(m, st.move.seat) + " thought " + V.msText(st.move.ms)));
+    }
     (m.faultsAt[s] || []).forEach(function (f) {
       pos.appendChild(el("span", "fault-now", " \u26a0 " + who(m, f.seat) + " " + f.kind + ": " + f.detail));
     });
+    drawTimes(m, st);
     $("slider").value = String(s);
     $("deal").value = String(st.deal ? m.dealStart[st.dealIndex] : 0);
     document.body.dataset.view = String(v);
@@ -866,10 +941,12 @@
     var table = $("table");
     removeSeats(table);
     unmountPanels();
-    ["trick", "last-trick", "deal-end", "log", "scores", "chart", "result", "deal-info"].forEach(function (id) {
+    ["trick", "last-trick", "deal-end", "log", "scores", "chart", "times", "result", "deal-info"].forEach(function (id) {
       clear($(id));
     });
     $("chart")._match = null;
+    $("times")._match = null;
+    $("info-lines").hidden = true;
   }
 
   function go(delta) {

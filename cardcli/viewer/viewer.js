@@ -24,6 +24,8 @@
  *   trickStop              a RegExp over a step's text: the steps the trick buttons stop at
  *                          (the core's: a `taken` line)
  *   tricks, trickPoints    false: the game plays no tricks / its tricks carry no card points
+ *   moments                the game's moments to jump to: [{key, label, re}], `re` a RegExp
+ *                          over a step's text (the core's: deal ends, faults)
  *
  * This part is plain data and works without a page: node can require() this file and test it.
  * Required by node, it also requires the viewer scripts of cardcli's own games (every
@@ -140,9 +142,70 @@
     (m.faults || []).forEach(function (f) {
       (m.faultsAt[f.step] = m.faultsAt[f.step] || []).push(f);
     });
+    m.moments = moments(m);
+    m.thinking = thinking(m);
     m.snaps = {};
     m._ready = true;
     return m;
+  }
+
+  var SCORED = /(^|\n)(@[0-9,]+ )?score /;
+
+  /* The moments a page can jump to, each {key, label, steps (ascending)}: the core's (the end
+   * of each deal: its step with the score, else its last; each fault), then the game's own,
+   * named by its script's `moments` hook ([{key, label, re}], `re` a RegExp over a step's
+   * text): the core names no game's moment. */
+  function moments(m) {
+    var ends = [], faults = [], own = (hooksOf(m.game).moments || []).map(function (k) {
+      return { key: String(k.key), label: String(k.label), re: k.re, steps: [] };
+    });
+    var s = 1;
+    (m.deals || []).forEach(function (deal) {
+      var end = null;
+      for (var i = 0; i < deal.steps.length; i++) {
+        var text = deal.steps[i];
+        if (end === null && SCORED.test(text)) end = s + i;
+        own.forEach(function (k) { if (k.re && k.re.test(text)) k.steps.push(s + i); });
+      }
+      ends.push(end === null ? s + deal.steps.length - 1 : end);
+      s += deal.steps.length;
+    });
+    (m.faults || []).forEach(function (f) { if (faults.indexOf(f.step) < 0) faults.push(f.step); });
+    faults.sort(function (a, b) { return a - b; });
+    return [{ key: "deal-end", label: "deal ends", steps: ends }, { key: "fault", label: "faults", steps: faults }]
+      .concat(own.map(function (k) { return { key: k.key, label: k.label, steps: k.steps }; }));
+  }
+
+  /* Each seat's think time: `total` (the whole match), `moves`, `longest` {ms, step} and
+   * `upTo[s]`, the time it had taken by step s, from the moves' recorded `ms`. */
+  function thinking(m) {
+    var n = m.players, out = [], seat;
+    for (seat = 0; seat < n; seat++) out.push({ total: 0, moves: 0, longest: null, upTo: [0] });
+    var s = 1, run = zeros(n);
+    (m.deals || []).forEach(function (deal) {
+      for (var i = 0; i < deal.steps.length; i++) {
+        if (i > 0 && deal.ms && typeof deal.ms[i - 1] === "number") {
+          var who = +decodeStep(deal.steps[i], true).move.seat, ms = deal.ms[i - 1];
+          if (who >= 0 && who < n) {
+            run[who] += ms;
+            out[who].moves += 1;
+            if (!out[who].longest || ms > out[who].longest.ms) out[who].longest = { ms: ms, step: s + i };
+          }
+        }
+        for (seat = 0; seat < n; seat++) out[seat].upTo[s + i] = run[seat];
+      }
+      s += deal.steps.length;
+    });
+    for (seat = 0; seat < n; seat++) out[seat].total = run[seat];
+    return out;
+  }
+
+  /* A think time as people read it: "0.4 ms", "12 ms", "1.25 s". */
+  function msText(ms) {
+    if (typeof ms !== "number" || ms !== ms) return "?";
+    if (ms < 10) return (Math.round(ms * 10) / 10) + " ms";
+    if (ms < 1000) return Math.round(ms) + " ms";
+    return (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + " s";
   }
 
   /* Step s of a match as {deal: index in deals or -1, i: index within the deal}. */
@@ -294,7 +357,8 @@
       st.move = {
         step: s, index: i - 1, seat: mv.seat, kind: mv.kind,
         token: mv.token !== null && (view === "all" || view === mv.seat || !privateMove(step, mv)) ? mv.token : null,
-        fallback: fb !== null && fb !== undefined && s >= fb, notes: []
+        fallback: fb !== null && fb !== undefined && s >= fb, notes: [],
+        ms: deal.ms && typeof deal.ms[i - 1] === "number" ? deal.ms[i - 1] : null
       };
     }
     var notes = hooksOf(m.game).notes || [];
@@ -399,7 +463,7 @@
     zeros: zeros, nulls: nulls, removeCard: removeCard, addCards: addCards,
     decodeStep: decodeStep, prepare: prepare, locate: locate, newState: newState, applyEvent: applyEvent,
     applyStep: applyStep, stateAt: stateAt, clone: clone, problemOf: problemOf, matchProblem: matchProblem,
-    where: where
+    where: where, msText: msText
   };
   root.cardcliViewer = core;
 
