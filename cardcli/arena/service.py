@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 import attrs
 
@@ -25,7 +25,7 @@ from ..tournament.worker import Finished
 from . import ladder
 from .store import LADDER, EntrantKind, EntrantRow, NewMatch, Store, UnitRow
 from .table import SeasonTable
-from .workers import IN_FLIGHT, Job, Unplayable, Workers
+from .workers import IN_FLIGHT, Job, Unplayable, Wire, Workers
 
 if TYPE_CHECKING:
     from ..remote.hub import Listener
@@ -146,14 +146,54 @@ class Remote:
                             dict.fromkeys(enabled, self.connections))
 
 
+class LiveGames(Protocol):
+    """The spectators' side of a server (:class:`cardcli.arena.live.LiveHub`): whether anyone
+    watches, and the events of each match in progress, named ``UNIT-ROTATION``."""
+
+    def watched(self) -> bool: ...
+
+    def publish(self, key: str, info: Mapping[str, Any], events: Sequence[Wire]) -> None: ...
+
+    def ended(self, key: str) -> None: ...
+
+
+def live_key(slot: Slot) -> str:
+    """A match in progress's name for its spectators: it has no id until it is stored."""
+    return f"{slot.unit.id}-{slot.rotation}"
+
+
+@attrs.frozen(eq=False)
+class _Watch:
+    """A batch's matches in progress, named and described for the live games."""
+
+    live: LiveGames
+    slots: dict[int, Slot]
+    entrants: dict[int, EntrantRow]
+    game: tuple[str, str]
+
+    def events(self, match: MatchPlan, events: Sequence[Wire]) -> None:
+        slot = self.slots[match.index]
+        info = {"id": live_key(slot), "unit": slot.unit.id, "rotation": slot.rotation, "game": self.game[0],
+                "variant": self.game[1], "seats": [self.entrants[e].name for e in slot.entrants]}
+        self.live.publish(live_key(slot), info, events)
+
+    def ended(self, match: MatchPlan) -> None:
+        self.live.ended(live_key(self.slots[match.index]))
+
+
 class Service:
     """One ``serve`` process's work over the arena's database."""
 
     def __init__(self, store: Store, executor: Executor, policy: Policy = DEFAULT_POLICY, jobs: int = 1,
                  remote: Remote | None = None,
                  report: Callable[[str], None] | None = None, server: str | None = None, kind: str = LADDER,
-                 hidden: Sequence[str] = ()):
+                 hidden: Sequence[str] = (), live: LiveGames | None = None):
         self.store = store
+        self.live = live
+        """The live games' hub, told the events of the matches in progress while anyone
+        watches (this machine's workers only: a cluster's matches are not watched live)."""
+        if live is not None and isinstance(executor, Workers):
+            executor.watch(live.watched)
         self.hidden = tuple(hidden)
         """The arena's own paths, which no bot may see (:func:`batch`)."""
         self.kind = kind
@@ -239,8 +279,10 @@ class Service:
         if plans:
             store = lambda finished: self.store_finished(finished, slots, entrants)  # noqa: E731
             if isinstance(self.executor, Workers):
+                watch = None if self.live is None else _Watch(
+                    self.live, slots, entrants, (self.store.config.game, self.store.config.variant))
                 self.executor.submit(Job(config, store, self._may_start(config),
-                                         lambda failed: self._unplayable(failed, slots)), plans)
+                                         lambda failed: self._unplayable(failed, slots), watch), plans)
             else:
                 self.executor.play(config, plans, store)
                 self.flush()

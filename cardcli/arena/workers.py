@@ -10,20 +10,30 @@ any thread, so a worker can be started, or replaced, at any moment. They play ea
 exactly as a tournament's workers do (:func:`cardcli.tournament.worker.run_one` with its
 :class:`~cardcli.tournament.worker.BotPool`), keeping bots alive while consecutive matches
 share a configuration.
+
+A worker also tells the server the public and private events of the match it is playing,
+for the spectators of live games (:mod:`cardcli.arena.live`), but only while someone watches:
+a flag in shared memory, which the server sets, says so. Unwatched, a worker keeps the
+current deal's events in a list (the cost of a list's ``extend`` per move) and sends nothing;
+once watched, it sends what it kept, then each move's events as they come, as
+:class:`LiveEvents` messages on its pipe between its results. What spectators may see of
+them is decided in the server (the leak rule), never here.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.connection
+import multiprocessing.sharedctypes
 import signal
 import sys
 from collections import deque
-from typing import Any, Callable, Sequence, cast
+from typing import Any, Callable, Protocol, Sequence, cast
 
 import attrs
 
 from ..errors import CardcliError
+from ..games.base import Event
 from ..tournament.config import Config
 from ..tournament.executor import Executor, Store
 from ..tournament.schedule import MatchPlan
@@ -46,13 +56,65 @@ class Unplayable:
     reason: str
 
 
-def _work(conn: multiprocessing.connection.Connection) -> None:
+Wire = tuple[str, "tuple[int, ...] | None"]
+"""An event as a worker sends it: its protocol line, and the seats it was told to (None: every
+seat, a public event)."""
+
+
+@attrs.frozen
+class LiveEvents:
+    """Events of the match a worker is playing (the first it was handed of those in flight),
+    in the order the referee routed them."""
+
+    events: tuple[Wire, ...]
+
+
+class LiveSink(Protocol):
+    """Where :meth:`Workers.pump` sends what the workers tell of the matches in progress (the
+    server's hub of live games, through its :class:`Job`)."""
+
+    def events(self, match: MatchPlan, events: Sequence[Wire]) -> None: ...
+
+    def ended(self, match: MatchPlan) -> None:
+        """The match is over (finished, not playable, or its worker died: it is played again
+        from its start, as a new match in progress)."""
+
+
+class _Forward:
+    """A worker's listener of the referee's events: keeps the current deal's events while
+    nobody watches (a match's first message then shows its deal from its start), and sends
+    them on once the server's flag says someone does. The list is cut at each deal's start, so
+    it never holds more than a deal."""
+
+    def __init__(self, conn: multiprocessing.connection.Connection, watching: Any):
+        self.conn = conn
+        self.watching = watching
+        self.kept: list[Event] = []
+
+    def __call__(self, events: Sequence[Event]) -> None:
+        if not events:
+            return
+        if events[0].kind == "deal" and events[0].audience is None:
+            self.kept.clear()
+        self.kept.extend(events)
+        if self.watching.value:
+            kept, self.kept = self.kept, []
+            wire = tuple((e.line(), None if e.audience is None else tuple(sorted(e.audience))) for e in kept)
+            self.conn.send(LiveEvents(wire))
+
+    def reset(self) -> None:
+        self.kept = []
+
+
+def _work(conn: multiprocessing.connection.Connection, watching: Any = None) -> None:
     """A worker: play each ``(config, match)`` sent until ``None`` or the end of the pipe; the
-    bots of one configuration are kept alive for the next match of the same one."""
+    bots of one configuration are kept alive for the next match of the same one. ``watching``
+    is the server's flag: while it is set, the match's events are sent as they come."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     pool: BotPool | None = None
     current: Config | None = None
+    forward = None if watching is None else _Forward(conn, watching)
     try:
         while True:
             try:
@@ -67,9 +129,13 @@ def _work(conn: multiprocessing.connection.Connection) -> None:
                     pool.close()
                 pool, current = BotPool(config), config
             try:
-                outcome: Finished | Unplayable = run_one(config, match, pool)
+                outcome: Finished | Unplayable = run_one(config, match, pool, forward)
             except CardcliError as err:  # a seat that cannot be made: the match is not played
                 outcome = Unplayable(match.index, str(err))
+            except (BrokenPipeError, ConnectionResetError):  # a live message found the pipe closed
+                break
+            if forward is not None:
+                forward.reset()
             try:
                 conn.send(outcome)
             except (BrokenPipeError, ConnectionResetError):
@@ -87,12 +153,19 @@ class Job:
     store: Store
     may_start: MayStart | None = None
     unplayable: Callable[[Unplayable], None] | None = None
+    live: LiveSink | None = None
+    """Where the events of its matches in progress go (the server's live games), if anywhere."""
 
 
 @attrs.frozen
 class _Queued:
     job: Job
     match: MatchPlan
+
+
+def _ended(queued: _Queued) -> None:
+    if queued.job.live is not None:
+        queued.job.live.ended(queued.match)
 
 
 class Workers(Executor):
@@ -105,6 +178,11 @@ class Workers(Executor):
     def __init__(self, jobs: int):
         self.jobs = max(1, jobs)
         self._context = multiprocessing.get_context("forkserver")
+        self._watching = self._context.RawValue("b", 0)
+        """Set while someone watches the live games: the workers then send their matches'
+        events (:class:`_Forward`). Shared memory, so that it costs the workers nothing to
+        read at every move."""
+        self._watched: Callable[[], bool] = lambda: False
         self._workers: list[multiprocessing.process.BaseProcess] = []
         self._ends: list[multiprocessing.connection.Connection] = []
         self._in_flight: list[deque[_Queued]] = []
@@ -117,7 +195,8 @@ class Workers(Executor):
 
     def _add(self, at: int | None = None) -> None:
         parent_end, child_end = self._context.Pipe()
-        worker = self._context.Process(target=_work, args=(child_end,), daemon=True, name="cardcli-arena-worker")
+        worker = self._context.Process(target=_work, args=(child_end, self._watching), daemon=True,
+                                       name="cardcli-arena-worker")
         worker.start()
         child_end.close()
         if at is None:
@@ -127,6 +206,11 @@ class Workers(Executor):
         else:
             self._workers[at], self._ends[at] = worker, parent_end
             self._in_flight[at] = deque()
+
+    def watch(self, watched: Callable[[], bool]) -> None:
+        """Ask ``watched()`` at every :meth:`pump` whether anyone watches the live games: the
+        workers send the events of their matches while it says so."""
+        self._watched = watched
 
     @property
     def waiting(self) -> int:
@@ -195,6 +279,7 @@ class Workers(Executor):
         first, None: until one), hand each outcome to its job, and feed the workers again."""
         if not self.busy:
             return
+        self._watching.value = 1 if self._watched() else 0
         watched: dict[Any, int] = {end: k for k, end in enumerate(self._ends)}
         watched.update({w.sentinel: k for k, w in enumerate(self._workers)})
         for ready in multiprocessing.connection.wait(list(watched), timeout):
@@ -202,25 +287,34 @@ class Workers(Executor):
             end = self._ends[k]
             if ready is end:
                 try:
-                    outcome = cast("Finished | Unplayable", end.recv())
+                    outcome = cast("Finished | Unplayable | LiveEvents", end.recv())
                 except (EOFError, ConnectionResetError, OSError):
                     continue  # the worker died: its sentinel says so
-                self._deliver(self._in_flight[k].popleft(), outcome)
+                self._deliver(k, outcome)
             elif not self._workers[k].is_alive():
                 while end.poll():
                     try:
-                        outcome = cast("Finished | Unplayable", end.recv())
+                        outcome = cast("Finished | Unplayable | LiveEvents", end.recv())
                     except (EOFError, ConnectionResetError, OSError):
                         break
-                    self._deliver(self._in_flight[k].popleft(), outcome)
+                    self._deliver(k, outcome)
+                if self._in_flight[k]:
+                    _ended(self._in_flight[k][0])  # it is played again, from its start
                 self._queue.extendleft(reversed(self._in_flight[k]))
                 end.close()
                 self._add(k)
                 break  # the watched objects changed
         self._feed_all()
 
-    @staticmethod
-    def _deliver(queued: _Queued, outcome: Finished | Unplayable) -> None:
+    def _deliver(self, k: int, outcome: Finished | Unplayable | LiveEvents) -> None:
+        if isinstance(outcome, LiveEvents):
+            if self._in_flight[k]:
+                playing = self._in_flight[k][0]
+                if playing.job.live is not None:
+                    playing.job.live.events(playing.match, outcome.events)
+            return
+        queued = self._in_flight[k].popleft()
+        _ended(queued)
         if isinstance(outcome, Finished):
             queued.job.store(outcome)
         elif queued.job.unplayable is not None:

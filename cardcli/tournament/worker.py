@@ -24,7 +24,7 @@ from ..records import signing
 from ..games import registry
 from ..records.io import dump
 from ..records.model import Record
-from ..referee import play_match
+from ..referee import Listener, play_match
 from ..safe_text import display_name
 from ..seating import make_seat
 from ..seats.base import Seat, close_all
@@ -165,13 +165,15 @@ class Finished:
         return cls(dump(record), head, bundles)
 
 
-def run_one(config: Config, match: MatchPlan, pool: BotPool) -> Finished:
+def run_one(config: Config, match: MatchPlan, pool: BotPool, listener: Listener | None = None) -> Finished:
     """Play one scheduled match; its record is tagged with its place in the schedule and
-    comes with a failure bundle for each bot that faulted in it."""
+    comes with a failure bundle for each bot that faulted in it. ``listener`` is told the
+    referee's events as they happen (the arena forwards them to its spectators); a
+    tournament passes none."""
     setup = registry.resolve(config.game, config.variant, config.options, config.players, match.seed)
     seats = pool.seats_for(match)
     try:
-        result = play_match(setup, seats, config.settings, close=False)
+        result = play_match(setup, seats, config.settings, listener, close=False)
     finally:
         pool.release(match, seats)
     record = result.record

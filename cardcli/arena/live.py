@@ -1,0 +1,487 @@
+"""Live games: the arena's matches in progress, watched as they are played.
+
+The workers tell the server each move's events while anyone watches
+(:mod:`cardcli.arena.workers`); the service hands them to a :class:`LiveHub`, named by unit and
+rotation (``12-3``: a match has no id until it is stored). The hub applies the leak rule
+(:class:`LeakRule`) before anything is kept or queued, so a spectator, who may be an entrant
+watching its own match, learns nothing a seat alone was told while the deal is in progress:
+public events pass at once, an event told to some seats only (a hand, a pass) is held until
+its deal is over, and an organiser's ``delay`` holds everything back by as many seconds more.
+
+What is kept is bounded: a match in progress keeps its current deal's events (and the last
+running totals) for spectators who join late, at most :attr:`LiveHub.log_limit` of them; a
+finished match keeps a short tail, and only the last :attr:`LiveHub.tail_matches` finished
+matches are kept at all. Each spectator has a bounded queue: one that does not keep up is
+dropped (its browser reconnects and starts again from the kept events), so a slow reader never
+holds up the server, which only appends to queues under a lock and wakes each event loop once
+per batch.
+
+The pages (:func:`routes`) are same-origin and script-driven: a small HTML document with a
+strict Content-Security-Policy, one script and one style sheet served from this package
+(``live_static/``), and a server-sent events stream per match (``/events/live/{id}``) and for
+the list (``/events/live``) that pushes only new events. Every text a bot or an entrant
+controls (names, lines) reaches the page as JSON and is set as text, never as markup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import json
+import re
+import threading
+import time
+from collections import OrderedDict, deque
+from importlib import resources
+from typing import Any, AsyncIterator, Callable, Mapping, Sequence
+
+import attrs
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from .workers import Wire
+
+KEY = re.compile(r"[0-9]{1,15}-[0-9]{1,6}")
+"""A live match's name: its unit and rotation."""
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
+           "Referrer-Policy": "no-referrer"}
+STATIC = {"live.js": "text/javascript; charset=utf-8", "live.css": "text/css; charset=utf-8"}
+"""The files of ``live_static/`` the pages load, and their types: nothing else is served."""
+KEEPALIVE = 15.0
+"""Seconds of silence after which a stream sends a comment, so that a proxy keeps it open and a
+spectator who left is noticed."""
+_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
+
+
+def _json(value: Any) -> str:
+    """Compact JSON with the markup characters escaped, as the API writes it."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).translate(_ESCAPES)
+
+
+# -- the leak rule ---------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Shown:
+    """An event as spectators may see it: ``to`` is None for a public event, else the seats it
+    was told to, shown only once its deal is over."""
+
+    line: str
+    to: tuple[int, ...] | None = None
+
+
+class LeakRule:
+    """What of one match's events spectators may see, and when: public events at once; an
+    event told to some seats only is held until its deal is over, which is at the public
+    ``score N`` of the deal ``deal N`` began (the line every built-in game ends a deal with),
+    at the next ``deal``, or at the end of the match (a plugin game that ends its deals
+    otherwise is shown its hidden events one deal late, never early)."""
+
+    def __init__(self) -> None:
+        self.held: list[Shown] = []
+        self.deal: str | None = None
+
+    def feed(self, events: Sequence[Wire]) -> list[Shown]:
+        shown: list[Shown] = []
+        for line, audience in events:
+            if audience is not None:
+                self.held.append(Shown(line, tuple(audience)))
+                continue
+            words = line.split(" ", 2)
+            if words[0] == "deal":
+                shown += self.release()
+                self.deal = words[1] if len(words) > 1 else None
+                shown.append(Shown(line))
+            elif words[0] == "score" and len(words) > 1 and words[1] == self.deal:
+                shown.append(Shown(line))
+                shown += self.release()
+            else:
+                shown.append(Shown(line))
+        return shown
+
+    def release(self) -> list[Shown]:
+        """The hidden events held: the deal is over."""
+        held, self.held = self.held, []
+        return held
+
+
+# -- the hub ---------------------------------------------------------------------------------------
+
+
+class Subscriber:
+    """One spectator's bounded queue of messages (JSON texts), for one match or, with ``key``
+    None, for the list of matches. ``loop`` is the event loop its stream runs in (None for a
+    reader that polls :meth:`LiveHub.take`, as the tests do)."""
+
+    def __init__(self, key: str | None, size: int, loop: asyncio.AbstractEventLoop | None = None):
+        self.key = key
+        self.size = size
+        self.loop = loop
+        self.items: deque[str] = deque()
+        self.dropped = False
+        """Fell behind by more than ``size`` messages, and was let go."""
+        self.done = False
+        """Its match is over: nothing more will come."""
+        self.ready = asyncio.Event()
+
+
+@attrs.define
+class _Match:
+    info: dict[str, Any]
+    rule: LeakRule = attrs.Factory(LeakRule)
+    log: list[tuple[str, str]] = attrs.Factory(list)
+    """(event kind, message) for late joiners: the current deal's (and the last totals)."""
+    seq: int = 0
+    deal: str | None = None
+    moves: int = 0
+    totals: str | None = None
+    started: float = 0.0
+    over: bool = False
+
+    def summary(self) -> dict[str, Any]:
+        return {**self.info, "deal": self.deal, "moves": self.moves, "totals": self.totals, "over": self.over}
+
+
+class LiveHub:
+    """The live games of one server process: fed by the service's thread (:meth:`publish`,
+    :meth:`ended`), read by the web server's streams (:meth:`subscribe`, :meth:`take`). One
+    lock guards it; nothing under it waits for a reader."""
+
+    def __init__(self, delay: float = 0.0, queue_size: int = 512, log_limit: int = 2000, tail: int = 60,
+                 tail_matches: int = 16, max_subscribers: int = 1000, max_matches: int = 1000,
+                 clock: Callable[[], float] = time.monotonic):
+        if delay < 0:
+            raise ValueError("the delay is a number of seconds, 0 or more")
+        self.delay = delay
+        """Seconds every event waits before spectators see it (on top of the leak rule)."""
+        self.queue_size = queue_size
+        self.log_limit = log_limit
+        self.tail = tail
+        """Messages a finished match keeps for late joiners."""
+        self.tail_matches = tail_matches
+        self.max_subscribers = max_subscribers
+        self.max_matches = max_matches
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._live: dict[str, _Match] = {}
+        self._over: OrderedDict[str, _Match] = OrderedDict()
+        self._subs: dict[str | None, list[Subscriber]] = {}
+        self._count = 0
+        self._waking: dict[asyncio.AbstractEventLoop, set[Subscriber]] = {}
+        self._delayed: deque[tuple[float, Callable[[], None]]] = deque()
+        self._timer = threading.Condition(self._lock)
+        self._thread: threading.Thread | None = None
+        self._closed = False
+
+    # -- the server's side ---------------------------------------------------------------------
+
+    def watched(self) -> bool:
+        """Whether anyone watches: the workers send their events only then."""
+        return self._count > 0
+
+    def publish(self, key: str, info: Mapping[str, Any], events: Sequence[Wire]) -> None:
+        """Take a match's next events: the leak rule decides at once what spectators may see,
+        and that is shown (after the delay)."""
+        with self._lock:
+            match = self._live.get(key)
+            if match is None:
+                if len(self._live) >= self.max_matches:
+                    return
+                match = self._live[key] = _Match(dict(info), started=time.time())
+                self._later(lambda: self._start(key, match))
+            shown = match.rule.feed(events)
+            if shown:
+                self._later(lambda: self._show(key, match, shown))
+
+    def ended(self, key: str) -> None:
+        """The match is over (stored, or to be played again from its start): what it held is
+        shown, and it leaves the list of matches in progress."""
+        with self._lock:
+            match = self._live.pop(key, None)
+            if match is None:
+                return
+            shown = match.rule.release()
+            if shown:
+                self._later(lambda: self._show(key, match, shown))
+            self._later(lambda: self._end(key, match))
+
+    def close(self) -> None:
+        """Stop the delay's thread; spectators' streams end."""
+        with self._lock:
+            self._closed = True
+            for subs in self._subs.values():
+                for sub in subs:
+                    sub.done = True
+                    self._wake(sub)
+            self._timer.notify_all()
+            self._flush_wakes()
+
+    # -- the spectators' side ------------------------------------------------------------------
+
+    def subscribe(self, key: str | None, loop: asyncio.AbstractEventLoop | None = None
+                  ) -> tuple[Subscriber | None, list[str]]:
+        """Follow a match (``key``) or the list (None): the messages kept so far (a match's
+        current deal, a finished match's tail, or the list as it is), and the queue of what
+        comes next (None when nothing will: the match is over, or too many watch already)."""
+        with self._lock:
+            if key is None:
+                snapshot = [_json({"type": "matches", "matches": [m.summary() for m in self._live.values()]})]
+            else:
+                match = self._over.get(key) or self._live.get(key)
+                snapshot = [message for _, message in match.log] if match is not None else []
+                if match is not None and match.over:
+                    return None, snapshot
+            if self._count >= self.max_subscribers or self._closed:
+                return None, snapshot
+            sub = Subscriber(key, self.queue_size, loop)
+            self._subs.setdefault(key, []).append(sub)
+            self._count += 1
+            return sub, snapshot
+
+    def take(self, sub: Subscriber) -> tuple[list[str], bool]:
+        """The messages queued for ``sub``, and whether its stream is finished (its match is
+        over, or it was dropped for falling behind)."""
+        with self._lock:
+            items = list(sub.items)
+            sub.items.clear()
+            return items, sub.done or sub.dropped
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        with self._lock:
+            self._remove(sub)
+
+    def matches(self) -> list[dict[str, Any]]:
+        """The matches in progress, as the list's stream describes them."""
+        with self._lock:
+            return [m.summary() for m in self._live.values()]
+
+    @property
+    def subscribers(self) -> int:
+        return self._count
+
+    # -- under the lock ------------------------------------------------------------------------
+
+    def _later(self, action: Callable[[], None]) -> None:
+        if self.delay <= 0:
+            action()
+            self._flush_wakes()
+            return
+        self._delayed.append((self.clock() + self.delay, action))
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run_delayed, name="arena-live-delay", daemon=True)
+            self._thread.start()
+        self._timer.notify()
+
+    def _run_delayed(self) -> None:
+        with self._lock:
+            while not self._closed:
+                if not self._delayed:
+                    self._timer.wait()
+                    continue
+                due, action = self._delayed[0]
+                wait = due - self.clock()
+                if wait > 0:
+                    self._timer.wait(wait)
+                    continue
+                self._delayed.popleft()
+                action()
+                self._flush_wakes()
+
+    def _start(self, key: str, match: _Match) -> None:
+        message = _json({"type": "start", "match": match.info})
+        match.log.append(("start", message))
+        self._send(self._subs.get(key, ()), message)
+        self._send(self._subs.get(None, ()), _json({"type": "match", "match": match.summary()}))
+
+    def _show(self, key: str, match: _Match, shown: Sequence[Shown]) -> None:
+        listed = False
+        out = []
+        for event in shown:
+            match.seq += 1
+            kind = event.line.split(" ", 1)[0]
+            message = _json({"type": "event", "n": match.seq, "line": event.line, "to": event.to})
+            out.append(message)
+            if event.to is None:
+                if kind == "deal":
+                    match.deal = event.line.split(" ")[1] if " " in event.line else None
+                    # a late joiner is shown the current deal from its start, and the totals
+                    match.log = [entry for entry in match.log if entry[0] in ("start", "totals")][-2:]
+                    listed = True
+                elif kind == "play":
+                    match.moves += 1
+                elif kind == "totals":
+                    match.log = [entry for entry in match.log if entry[0] != "totals"]
+                    match.totals = event.line.partition(" ")[2]
+                    listed = True
+            match.log.append((kind, message))
+        if len(match.log) > self.log_limit:
+            del match.log[1:len(match.log) - self.log_limit + 1]
+        self._send(self._subs.get(key, ()), *out)
+        if listed:
+            self._send(self._subs.get(None, ()), _json({"type": "match", "match": match.summary()}))
+
+    def _end(self, key: str, match: _Match) -> None:
+        match.over = True
+        message = _json({"type": "end"})
+        match.log = match.log[:1] + match.log[1:][-(self.tail - 2):] + [("end", message)]
+        self._over[key] = match
+        self._over.move_to_end(key)
+        while len(self._over) > self.tail_matches:
+            self._over.popitem(last=False)
+        for sub in self._subs.pop(key, []):
+            if self._offer(sub, message):
+                sub.done = True
+            self._count -= 1
+            self._wake(sub)
+        self._send(self._subs.get(None, ()), _json({"type": "gone", "id": key}))
+
+    def _send(self, subs: Sequence[Subscriber], *messages: str) -> None:
+        for sub in list(subs):
+            for message in messages:
+                if not self._offer(sub, message):
+                    break
+            self._wake(sub)
+
+    def _offer(self, sub: Subscriber, message: str) -> bool:
+        """Queue a message; a subscriber whose queue is full is dropped instead."""
+        if sub.dropped:
+            return False
+        if len(sub.items) >= sub.size:
+            sub.dropped = True
+            sub.items.clear()
+            self._remove(sub)
+            return False
+        sub.items.append(message)
+        return True
+
+    def _remove(self, sub: Subscriber) -> None:
+        subs = self._subs.get(sub.key)
+        if subs is not None and sub in subs:
+            subs.remove(sub)
+            self._count -= 1
+            if not subs:
+                del self._subs[sub.key]
+
+    def _wake(self, sub: Subscriber) -> None:
+        if sub.loop is not None:
+            self._waking.setdefault(sub.loop, set()).add(sub)
+
+    def _flush_wakes(self) -> None:
+        """Wake each event loop that has spectators with news, once per batch: the loop's own
+        thread then sets the events their streams wait on (an ``asyncio.Event`` is not for
+        other threads to set)."""
+        waking, self._waking = self._waking, {}
+        for loop, subs in waking.items():
+            try:
+                loop.call_soon_threadsafe(_set_ready, subs)
+            except RuntimeError:  # the loop is closed: its streams are gone
+                pass
+
+
+def _set_ready(subs: set[Subscriber]) -> None:
+    for sub in subs:
+        sub.ready.set()
+
+
+# -- the pages -------------------------------------------------------------------------------------
+
+
+def _page(title: str, body: str) -> Response:
+    document = (
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        f"<title>{html.escape(title)}</title>"
+        "<link rel=\"stylesheet\" href=\"/live/static/live.css\"></head>"
+        f"<body>{body}<script src=\"/live/static/live.js\"></script></body></html>\n"
+    )
+    return Response(document, 200, HEADERS, "text/html; charset=utf-8")
+
+
+def _not_found() -> Response:
+    return Response("not found\n", 404, HEADERS, "text/plain; charset=utf-8")
+
+
+def routes(hub: LiveHub) -> list[Route]:
+    """The live games' pages and streams, to be added to the arena's web app:
+
+    - ``/live``: the matches in progress, updated as they start, deal and end;
+    - ``/live/{id}``: one match's table, changing as its moves arrive;
+    - ``/events/live`` and ``/events/live/{id}``: their server-sent events;
+    - ``/live/static/{name}``: the pages' script and style sheet."""
+
+    async def list_page(request: Request) -> Response:
+        return _page("Live games", "<main id=\"live-list\" data-page=\"list\"><h1>Live games</h1>"
+                                   "<p id=\"status\" role=\"status\">connecting</p>"
+                                   "<table id=\"matches\"><caption>Matches in progress</caption><thead><tr>"
+                                   "<th scope=\"col\">Match</th><th scope=\"col\">Seats</th>"
+                                   "<th scope=\"col\">Deal</th><th scope=\"col\">Totals</th></tr></thead>"
+                                   "<tbody></tbody></table></main>")
+
+    async def match_page(request: Request) -> Response:
+        key = request.path_params["id"]
+        if not KEY.fullmatch(key):
+            return _not_found()
+        safe = html.escape(key, quote=True)
+        return _page(f"Live game {key}", f"<main id=\"live-match\" data-page=\"match\" data-match=\"{safe}\">"
+                                         f"<p><a href=\"/live\">All live games</a></p>"
+                                         f"<h1>Live game <span id=\"title\">{safe}</span></h1>"
+                                         "<p id=\"status\" role=\"status\">connecting</p>"
+                                         "<p id=\"position\"></p><div id=\"seats\"></div>"
+                                         "<section id=\"table-area\" aria-label=\"table\"><h2>Table</h2>"
+                                         "<div id=\"trick\"></div><div id=\"floor\"></div></section>"
+                                         "<section aria-label=\"moves\"><h2>Moves</h2><ol id=\"log\"></ol>"
+                                         "</section></main>")
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC:
+            return _not_found()
+        body = resources.files("cardcli.arena").joinpath("live_static", name).read_bytes()
+        return Response(body, 200, {**HEADERS, "Cache-Control": "max-age=300"}, STATIC[name])
+
+    async def events(request: Request) -> Response:
+        key = request.path_params.get("id")
+        if key is not None and not KEY.fullmatch(key):
+            return _not_found()
+        sub, snapshot = hub.subscribe(key, asyncio.get_running_loop())
+        if sub is None and key is None:
+            return Response("too many spectators\n", 503, {**HEADERS, "Retry-After": "10"},
+                            "text/plain; charset=utf-8")
+        return StreamingResponse(_events(hub, sub, snapshot), 200,
+                                 {**HEADERS, "X-Accel-Buffering": "no"}, "text/event-stream")
+
+    return [
+        Route("/live", list_page, methods=["GET"]),
+        Route("/live/static/{name}", static, methods=["GET"]),
+        Route("/live/{id}", match_page, methods=["GET"]),
+        Route("/events/live", events, methods=["GET"]),
+        Route("/events/live/{id}", events, methods=["GET"]),
+    ]
+
+
+async def _events(hub: LiveHub, sub: Subscriber | None, snapshot: list[str]) -> AsyncIterator[str]:
+    """A spectator's stream: what is kept so far, then each new message as it is queued. It
+    ends when the match does, or when the spectator falls too far behind (the browser's
+    ``EventSource`` then reconnects and starts again from what is kept)."""
+    try:
+        yield "retry: 2000\n\n" + "".join(f"data: {message}\n\n" for message in snapshot)
+        if sub is None:
+            return
+        while True:
+            try:
+                await asyncio.wait_for(sub.ready.wait(), KEEPALIVE)
+            except asyncio.TimeoutError:
+                yield ": keepalive\n\n"
+                continue
+            sub.ready.clear()
+            items, finished = hub.take(sub)
+            if items:
+                yield "".join(f"data: {message}\n\n" for message in items)
+            if finished:
+                return
+    finally:
+        if sub is not None:
+            hub.unsubscribe(sub)

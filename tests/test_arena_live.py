@@ -1,0 +1,220 @@
+"""The live games' hub (cardcli.arena.live) in this process: every spectator of a match gets its
+events in order, the list's spectators see matches start, deal and end, a late joiner gets the
+current deal, what is kept is bounded, a spectator that does not read is dropped without
+holding anyone up, the organiser's delay holds events back, and the leak rule: over real
+matches of every game, variant and player count, no event a spectator is given before its
+deal is over names a card that only a seat could know at that moment (as tests/test_no_leak.py
+checks what each seat is told), while the same check finds the leak in the unfiltered events.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any, Sequence
+
+import pytest
+
+from cardcli.arena.live import LeakRule, LiveHub, Subscriber
+from cardcli.arena.workers import Wire
+from cardcli.games import registry
+from cardcli.games.base import Event
+from cardcli.referee import Settings, play_match
+from cardcli.seats.builtin import fallback_player
+from harness import cards_named, every_game_variant_and_count
+
+INFO = {"id": "1-0", "seats": ["a", "b"], "game": "peppa"}
+DEAL = [("deal 1 0", None), ("hand 2C 3C", (0,)), ("hand 4C 5C", (1,)), ("trick 1 0", None)]
+
+
+def messages(sub: Subscriber | None, hub: LiveHub) -> list[dict[str, Any]]:
+    assert sub is not None
+    items, _ = hub.take(sub)
+    return [json.loads(item) for item in items]
+
+
+def lines(found: Sequence[dict[str, Any]]) -> list[str]:
+    return [m["line"] for m in found if m["type"] == "event"]
+
+
+def test_every_spectator_gets_the_public_events_in_order_and_the_end() -> None:
+    hub = LiveHub()
+    assert not hub.watched()
+    first, _ = hub.subscribe("1-0")
+    second, _ = hub.subscribe("1-0")
+    listing, snapshot = hub.subscribe(None)
+    assert json.loads(snapshot[0]) == {"type": "matches", "matches": []}
+    assert hub.watched() and hub.subscribers == 3
+    hub.publish("1-0", INFO, DEAL)
+    hub.publish("1-0", INFO, [("play 0 2C", None)])
+    hub.ended("1-0")
+    for sub in (first, second):
+        got = messages(sub, hub)
+        assert got[0] == {"type": "start", "match": INFO}
+        assert lines(got) == ["deal 1 0", "trick 1 0", "play 0 2C", "hand 2C 3C", "hand 4C 5C"]
+        assert [m["n"] for m in got if m["type"] == "event"] == [1, 2, 3, 4, 5]
+        assert got[-1] == {"type": "end"}
+        assert hub.take(sub)[1] is True  # the stream is finished
+    listed = messages(listing, hub)
+    assert [m["type"] for m in listed] == ["match", "match", "gone"]
+    assert listed[1]["match"]["deal"] == "1" and listed[1]["match"]["seats"] == ["a", "b"]
+    assert hub.matches() == []
+    assert hub.subscribers == 1  # the list's spectator stays; the match's are done
+
+
+def test_a_late_joiner_gets_the_current_deal_and_the_totals_and_a_finished_match_its_tail() -> None:
+    hub = LiveHub(tail=6)
+    watcher, _ = hub.subscribe(None)  # someone watches, so the match is forwarded
+    hub.publish("2-1", INFO, DEAL + [("play 0 2C", None), ("score 1 1 0", None), ("totals 1 0", None)])
+    hub.publish("2-1", INFO, [("deal 2 1", None), ("hand 6C", (0,)), ("play 1 7C", None)])
+    late, snapshot = hub.subscribe("2-1")
+    got = [json.loads(m) for m in snapshot]
+    assert got[0]["type"] == "start"
+    assert lines(got) == ["totals 1 0", "deal 2 1", "play 1 7C"]  # deal 2's hand is still hidden
+    hub.publish("2-1", INFO, [("play 0 6C", None)] * 10)
+    hub.ended("2-1")
+    assert lines(messages(late, hub))[-1] == "hand 6C"
+    after, tail = hub.subscribe("2-1")
+    assert after is None  # nothing more will come
+    kept = [json.loads(m) for m in tail]
+    assert len(kept) == 6 and kept[0]["type"] == "start" and kept[-1] == {"type": "end"}
+    assert watcher is not None
+
+
+def test_finished_matches_kept_are_bounded_and_a_live_match_s_log_too() -> None:
+    hub = LiveHub(tail_matches=3, log_limit=50)
+    hub.subscribe(None)
+    for unit in range(10):
+        key = f"{unit}-0"
+        hub.publish(key, {**INFO, "id": key}, DEAL + [("play 0 2C", None)] * 200)
+        if unit < 9:
+            hub.ended(key)
+    assert [m["id"] for m in hub.matches()] == ["9-0"]
+    assert len(hub._over) == 3 and list(hub._over) == ["6-0", "7-0", "8-0"]
+    assert len(hub._live["9-0"].log) <= 50
+    _, snapshot = hub.subscribe("9-0")
+    assert json.loads(snapshot[0])["type"] == "start" and len(snapshot) <= 50
+    assert hub.subscribe("0-0") == (hub._subs["0-0"][0], [])  # forgotten: a new spectator waits for it
+
+
+def test_a_spectator_that_does_not_read_is_dropped_and_the_others_get_everything() -> None:
+    hub = LiveHub(queue_size=20)
+    slow, _ = hub.subscribe("3-0")
+    fast, _ = hub.subscribe("3-0")
+    got: list[dict[str, Any]] = []
+    for k in range(100):
+        hub.publish("3-0", INFO, [(f"play 0 {k}", None)])
+        got += messages(fast, hub)
+    assert [m["line"] for m in got if m["type"] == "event"] == [f"play 0 {k}" for k in range(100)]
+    assert slow is not None and slow.dropped
+    items, finished = hub.take(slow)
+    assert items == [] and finished  # its stream ends; the browser reconnects and starts again
+    assert hub.subscribers == 1
+
+
+def test_the_spectators_are_bounded() -> None:
+    hub = LiveHub(max_subscribers=2)
+    assert hub.subscribe("1-0")[0] is not None and hub.subscribe(None)[0] is not None
+    refused, snapshot = hub.subscribe(None)
+    assert refused is None and snapshot  # the list as it is, and nothing more
+
+
+def test_the_delay_holds_every_event_back_and_the_rule_still_applies() -> None:
+    now = [100.0]
+    hub = LiveHub(delay=30.0, clock=lambda: now[0])
+    sub, _ = hub.subscribe("4-0")
+    assert sub is not None
+    hub.publish("4-0", INFO, DEAL + [("play 0 2C", None)])
+    assert hub.take(sub) == ([], False)
+    with hub._lock:
+        now[0] += 31
+        hub._timer.notify()
+    waited = threading.Event()
+    for _ in range(2000):  # the delay's thread shows them: wait for it, up to 10 s
+        with hub._lock:
+            if len(sub.items) >= 4:
+                break
+        waited.wait(0.005)
+    got = messages(sub, hub)
+    assert got[0]["type"] == "start"
+    assert lines(got) == ["deal 1 0", "trick 1 0", "play 0 2C"]  # the hands are still the seats' own
+    hub.close()
+
+
+def test_the_rule_holds_what_a_seat_alone_was_told_until_its_deal_is_over() -> None:
+    rule = LeakRule()
+    shown = rule.feed(DEAL + [("play 0 2C", None), ("passed 1 3C", (0,)), ("score 2 0 0", None)])
+    assert [s.line for s in shown] == ["deal 1 0", "trick 1 0", "play 0 2C", "score 2 0 0"]  # not deal 1's score
+    shown = rule.feed([("score 1 0 0", None), ("totals 0 0", None)])
+    assert [(s.line, s.to) for s in shown] == [("score 1 0 0", None), ("hand 2C 3C", (0,)), ("hand 4C 5C", (1,)),
+                                                ("passed 1 3C", (0,)), ("totals 0 0", None)]
+    assert rule.feed([("deal 2 1", None), ("hand 9C", (1,))])[0].line == "deal 2 1"
+    assert [s.line for s in rule.feed([("deal 3 0", None)])] == ["hand 9C", "deal 3 0"]  # a deal made void
+
+
+# -- the leak rule over real matches -------------------------------------------------------------------
+
+
+def _played(game: str, variant: str, players: int, seed: int) -> list[list[Wire]]:
+    """The referee's events of a real match (built-in random players), batch by batch, as a
+    worker sends them."""
+    setup = registry.resolve(game, variant, {}, players, seed)
+    seats = [fallback_player(seed, seat) for seat in range(setup.num_players)]
+    batches: list[list[Wire]] = []
+
+    def listen(events: Sequence[Event]) -> None:
+        batches.append([(e.line(), None if e.audience is None else tuple(sorted(e.audience))) for e in events])
+
+    play_match(setup, seats, Settings(move_time=5, max_deals=3), listener=listen)
+    return batches
+
+
+def leaks(batches: Sequence[Sequence[Wire]], spectator: Any) -> list[str]:
+    """What ``spectator`` (a function from a batch to the lines shown, in order) shows of a deal
+    in progress that names a card only a seat could know then: a card a seat was told of
+    alone in this deal that no public event has named yet. A deal is in progress from its
+    ``deal`` line to its ``score``."""
+    found = []
+    secret: set[str] = set()
+    in_deal = False
+    for batch in batches:
+        # what the referee made known this batch, in its order
+        shown = spectator(batch)
+        for line, audience in batch:
+            if audience is None:
+                if line.startswith("deal "):
+                    secret, in_deal = set(), True
+                secret -= cards_named([line])
+            else:
+                secret |= cards_named([line])
+        for line in shown:
+            if in_deal and cards_named([line]) & secret:
+                found.append(line)
+            if line.startswith("score "):
+                in_deal = False
+    return found
+
+
+@pytest.mark.parametrize("game,variant,players", every_game_variant_and_count())
+def test_no_event_a_spectator_sees_during_a_deal_names_a_card_a_seat_alone_holds(
+        game: str, variant: str, players: int) -> None:
+    for seed in (1, 2):
+        batches = _played(game, variant, players, seed)
+        hub = LiveHub()
+        sub, _ = hub.subscribe("9-9")
+
+        seen: list[str] = []
+
+        def spectator(batch: Sequence[Wire]) -> list[str]:
+            hub.publish("9-9", INFO, batch)
+            shown = lines(messages(sub, hub))
+            seen.extend(shown)
+            return shown
+
+        assert leaks(batches, spectator) == []
+        hub.ended("9-9")
+        seen += lines(messages(sub, hub))
+        # every event reached the spectator in the end, the hidden ones once their deal was over
+        assert sorted(seen) == sorted(line for batch in batches for line, _ in batch)
+        # the check is real: the events as the referee made them, unfiltered, do leak
+        assert leaks(batches, lambda batch: [line for line, _ in batch]), f"{game} tells no seat a secret"

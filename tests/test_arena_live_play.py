@@ -1,0 +1,121 @@
+"""Live games with real workers: the arena's service plays matches in its forkserver workers
+while a spectator follows the list of matches in progress and then one match over the live
+routes (cardcli.arena.live.routes mounted on a small app, over a real socket on loopback). The
+spectator gets the match's public events while it is played (its first card played arrives
+before the match is stored), the cards played are the record's, a seat's hand is shown only
+after its deal's score, and the match's stream ends when it does."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from cardcli.arena.api import WebServer
+from cardcli.arena.config import ArenaConfig
+from cardcli.arena.live import LiveHub, routes
+from cardcli.arena.service import Service
+from cardcli.arena.store import EntrantKind, Store
+from cardcli.arena.workers import Workers
+from cardcli.referee import Settings
+from cardcli.seats.limits import Limits
+from cardcli.seats.policy import SandboxMode, SandboxPolicy
+from conftest import FAULTY_BOT
+
+CONFIG = ArenaConfig("peppa", "torino", {"end_threshold": 1}, 4, 42, Settings(move_time=5.0), Limits(memory_mb=256),
+                     SandboxPolicy(mode=SandboxMode.OFF))
+"""One deal a match (a deal of Peppa ends the match past a threshold of 1 point)."""
+SLOW = f"{FAULTY_BOT} --think 0.01"
+"""A bot that takes a hundredth of a second per answer: a match lasts half a second or more."""
+
+
+def messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
+    """The messages of a server-sent events stream, as they arrive."""
+    for line in response.iter_lines():
+        if line.startswith("data: "):
+            yield json.loads(line[len("data: "):])
+
+
+@pytest.fixture
+def arena(tmp_path: Path) -> Iterator[tuple[Store, Service, httpx.Client]]:
+    store = Store.create(f"sqlite:///{tmp_path / 'arena.db'}", CONFIG, now=1000.0)
+    store.add_entrant("slow", EntrantKind.PROGRAM, SLOW)
+    store.add_entrant("random", EntrantKind.PROGRAM, "random")
+    hub = LiveHub()
+    workers = Workers(1)
+    workers.start()  # before any thread, as cardcli.arena.workers asks
+    server = WebServer(Starlette(routes=routes(hub)), "127.0.0.1", 0)
+    server.start()
+    service = Service(store, workers, live=hub)
+    playing = threading.Thread(target=service.run, kwargs={"until": lambda: service.stored >= 4}, daemon=True)
+    try:
+        playing.start()
+        with httpx.Client(base_url=f"http://127.0.0.1:{server.port}", timeout=60) as client:
+            yield store, service, client
+    finally:
+        service.stop.set()
+        playing.join(timeout=120)
+        workers.close()
+        server.stop()
+        hub.close()
+        store.close()
+    assert not playing.is_alive()
+
+
+def test_a_spectator_gets_a_match_s_public_events_as_it_is_played(
+        arena: tuple[Store, Service, httpx.Client]) -> None:
+    store, service, client = arena
+    with client.stream("GET", "/events/live") as listing:
+        assert listing.headers["content-type"].startswith("text/event-stream")
+        key = None
+        for message in messages(listing):
+            if message["type"] == "match" and not message["match"]["over"]:
+                key = message["match"]["id"]
+                assert message["match"]["seats"] and set(message["match"]["seats"]) <= {"slow", "random"}
+                break
+    assert key is not None
+    unit, rotation = map(int, key.split("-"))
+    got: list[dict[str, Any]] = []
+    stored_at_first_play = None
+    with client.stream("GET", f"/events/live/{key}") as stream:
+        for message in messages(stream):
+            got.append(message)
+            line = message.get("line", "")
+            if stored_at_first_play is None and line.startswith("play "):
+                stored_at_first_play = rotation in store.played_rotations_of([unit]).get(unit, set())
+            if message["type"] == "end":
+                break
+    assert got[0]["type"] == "start" and got[0]["match"]["id"] == key
+    assert got[-1] == {"type": "end"}
+    assert stored_at_first_play is False, "the first card played reached the spectator before the match was stored"
+
+    pause = threading.Event()
+    for _ in range(600):  # the match is committed with the others finished within a tenth of a second
+        if rotation in store.played_rotations_of([unit]).get(unit, set()):
+            break
+        pause.wait(0.05)
+    record = next(json.loads(line) for match, line in store.records()
+                  if (match.unit_id, match.rotation) == (unit, rotation))
+    events = [m for m in got if m["type"] == "event"]
+    assert [m["n"] for m in events] == sorted(m["n"] for m in events)
+    first_deal = int(next(m["line"].split()[1] for m in events if m["line"].startswith("deal ")))
+    deals = record["deals"][first_deal - 1:]
+    plays = [f"play {m['seat']} {m['move']}" for deal in deals for m in deal["moves"] if m["kind"] == "play"]
+    assert [m["line"] for m in events if m["line"].startswith("play ")] == plays
+    scored = False
+    for m in events:
+        if m["line"].startswith("deal "):
+            scored = False
+        elif m["line"].startswith("score "):
+            scored = True
+        elif m["to"] is not None:
+            assert scored, f"{m['line']} was shown while its deal was in progress"
+            if m["line"].startswith("hand "):
+                assert m["line"].split()[1:] == deals[-1]["hands"][m["to"][0]]
+    assert any(m["to"] is not None for m in events), "the hands are shown once the deal is over"
+    assert not any(m["to"] is None and m["line"].startswith(("hand ", "passed ", "received ")) for m in events)
