@@ -825,3 +825,61 @@ console.log(JSON.stringify({turned: st.turned, notes: st.move.notes, hands: st.h
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == {"turned": "QS", "notes": [["turned", "QS"]], "hands": [["2C", "3C"], ["5C"]],
                                        "trick": [{"seat": 1, "card": "4C"}], "problems": []}
+
+
+MOMENT_LINES = {"seep": {"seep": "seep"}, "pepper": {"set": "set"}, "pigugnin": {"busca": "busca", "cappotto": "cappotto"},
+                "peppa": {"cappotto": "cappotto"}}
+"""Per game, the moments its viewer script names (key: the event line that makes one)."""
+
+
+def moment_steps(m: dict[str, Any], word: str) -> list[int]:
+    """The steps of a match's page data with an event line ``word ...`` (for any audience)."""
+    out, s = [], 1
+    for deal in m["deals"]:
+        for i, text in enumerate(deal["steps"]):
+            lines = [line.split(" ", 1)[1] if line.startswith("@") else line for line in text.split("\n")]
+            if any(line.startswith(word + " ") for line in lines):
+                out.append(s + i)
+        s += len(deal["steps"])
+    return out
+
+
+def deal_ends(m: dict[str, Any]) -> list[int]:
+    out, s = [], 1
+    for deal in m["deals"]:
+        scored = moment_steps({"deals": [deal]}, "score")
+        out.append(s - 1 + (scored[0] if scored else len(deal["steps"])))
+        s += len(deal["steps"])
+    return out
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_the_moments_to_jump_to_are_the_core_s_and_each_game_s(tmp_path: Path) -> None:
+    """The core's moments (each deal's end, each fault) and those each game's script names
+    (Seep's seeps, Pepper's sets, Il Pigugnìn's busche and cappotti, Peppa's cappotti) are the
+    steps whose event lines say so. A Peppa cappotto is rare between random players: a line is
+    added to a step's text, as the script reads it (the core does not check the rules)."""
+    records = [match("seep", "standard", 4, seed=7, max_deals=1)[0],
+               match("pepper", "standard", 4, seed=1, max_deals=2)[0],
+               match("pigugnin", "standard", 4, seed=7, max_deals=1,
+                     seats=[TranscriptSeat("p0", "7/0"), TranscriptSeat("p1", "7/1"), faulty("p2", 7, 5),
+                            TranscriptSeat("p3", "7/3")])[0],
+               match("peppa", "torino", 4, seed=4, max_deals=1)[0]]
+    data = viewer.page_data(records)
+    peppa = data["matches"][3]
+    peppa["deals"][0]["steps"][-1] += "\ncappotto 2"
+    (tmp_path / "data.json").write_text(json.dumps(data))
+    script = ("const V = require(process.argv[1]); const data = require(process.argv[2]);"
+              "console.log(JSON.stringify(data.matches.map(m => V.prepare(m).moments)));")
+    proc = subprocess.run(["node", "-e", script, str(VIEWER_JS), str(tmp_path / "data.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    for m, kinds in zip(data["matches"], got):
+        want = {"deal-end": deal_ends(m), "fault": sorted({f["step"] for f in m["faults"]})}
+        want.update({key: moment_steps(m, word) for key, word in MOMENT_LINES[m["game"]].items()})
+        assert {k["key"]: k["steps"] for k in kinds} == want, m["game"]
+        assert all(k["label"] for k in kinds)
+    counts = {m["game"]: {k["key"]: len(k["steps"]) for k in kinds} for m, kinds in zip(data["matches"], got)}
+    assert counts["seep"]["seep"] and counts["pepper"]["set"] and counts["pigugnin"]["busca"], counts
+    assert counts["pigugnin"]["fault"] == 1 and counts["peppa"]["cappotto"] == 1, counts

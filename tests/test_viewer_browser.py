@@ -752,3 +752,84 @@ def test_think_time_info_lines_and_faults_are_shown_at_their_place(
                                   g => [+g.getAttribute('data-so-far'), +g.getAttribute('data-total')])""")
     assert all(a == pytest.approx(b) for a, b in so_far), so_far
     only_the_page(browser, url)
+
+
+# -- jumps to what matters ---------------------------------------------------------------------------
+
+def lines_at(record: dict[str, Any], word: str) -> list[int]:
+    """The steps of a record's page whose event lines include ``word ...`` (any audience)."""
+    from cardcli import viewer
+
+    [m] = viewer.page_data([record])["matches"]
+    out, s = [], 1
+    for deal in m["deals"]:
+        for i, text in enumerate(deal["steps"]):
+            lines = [line.split(" ", 1)[1] if line.startswith("@") else line for line in text.split("\n")]
+            if any(line.startswith(word + " ") for line in lines):
+                out.append(s + i)
+        s += len(deal["steps"])
+    return out
+
+
+JUMPS = {"pigugnin-4": {"busca": "busca", "deal-end": "score"}, "pepper-3": {"set": "set", "deal-end": "score"},
+         "seep-seeps": {"seep": "seep"}}
+"""Per match, moment kinds to jump through and the event line each stops at."""
+SEEPS = Match("seep-seeps", "seep", 4, ("--max-deals", "1"), 3)
+"""A Seep match with a seep (none of MATCHES has one)."""
+
+
+def built_alone(where: Path, match: Match) -> Built:
+    """A match recorded and made into a page of its own."""
+    record = where / f"{match.key}.jsonl"
+    page = where / f"{match.key}.html"
+    run_all([cli(*match.play_args(record))])
+    run_all([html_args(record, page)])
+    [got] = read_records(record)
+    return Built(match, 0, got, expectations(got), page, page, page)
+
+
+@pytest.mark.parametrize("key", sorted(JUMPS))
+def test_the_jumps_stop_at_each_moment_of_the_chosen_kind(browser: Browser, built: dict[str, Built], key: str,
+                                                          tmp_path: Path) -> None:
+    """Choosing a kind in the labelled list and pressing ] (or the labelled "next" button, by
+    the keyboard) visits each of its moments in order, then stays and says there is none later;
+    [ goes back. The fault of the Pigugnìn match is a moment too."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    b = built_alone(tmp_path, SEEPS) if key == SEEPS.key else built[key]
+    open_viewer(browser, b.page)
+    browser.js("window.cardcliViewer.goto(arguments[0], 0)", b.m)
+    kinds = dict(JUMPS[key])
+    wanted = {kind: lines_at(b.record, word) for kind, word in kinds.items()}
+    if b.record["faults"]:
+        wanted["fault"] = [e.step for f in b.record["faults"] for e in b.steps
+                           if e.deal == f["deal"] and e.move == f["move"]]
+    labelled = browser.js("""
+        const s = document.getElementById('moment'), p = document.getElementById('prev-moment'),
+              n = document.getElementById('next-moment');
+        return {label: s.closest('label') ? s.closest('label').textContent : null,
+                buttons: [p.textContent.trim(), n.textContent.trim()], tab: [p.tabIndex, n.tabIndex, s.tabIndex],
+                kinds: Array.from(s.options, o => o.value)}""")
+    assert labelled["label"] and "jump" in labelled["label"], labelled
+    assert "previous" in labelled["buttons"][0] and "next" in labelled["buttons"][1], labelled
+    assert all(t >= 0 for t in labelled["tab"]), labelled
+    assert set(wanted) <= set(labelled["kinds"]), labelled
+    for kind, steps in wanted.items():
+        assert steps, f"{key} has no {kind}: the test's match should have one"
+        browser.js("window.cardcliViewer.goto(arguments[0], 0)", b.m)
+        Select(browser.driver.find_element("id", "moment")).select_by_value(kind)
+        browser.driver.find_element("id", "next-moment").send_keys(Keys.ENTER)  # the button, by the keyboard
+        visited = [read(browser, b.m, 0, go=False)["position"]["step"]]
+        browser.driver.execute_script("document.activeElement.blur()")
+        for _ in steps[1:]:
+            browser.keys("]")
+            visited.append(read(browser, b.m, 0, go=False)["position"]["step"])
+        assert visited == steps, f"{key}: the {kind} jumps visit {visited}, its moments are at {steps}"
+        browser.keys("]")
+        after = browser.js("return [window.cardcliViewer.position().step, document.getElementById('moment-status').textContent]")
+        assert after[0] == steps[-1] and "no later" in after[1], after
+        if len(steps) > 1:
+            browser.keys("[")
+            assert read(browser, b.m, 0, go=False)["position"]["step"] == steps[-2]
+        check(browser, b, b.steps[steps[0]])

@@ -383,6 +383,12 @@ PAGE = """<!DOCTYPE html>
     <option value="100">10 moves/s</option></select></label>
   <label>deal <select id="deal"></select></label>
   <input type="range" id="slider" min="0" max="0" value="0" aria-label="step">
+  <span id="jumps" role="group" aria-label="jump to a moment">
+    <label>jump to <select id="moment"></select></label>
+    <button type="button" id="prev-moment" title="the previous moment of the chosen kind ([)"><span class="ic">&#x25C0;</span> <span class="word">previous</span></button>
+    <button type="button" id="next-moment" title="the next moment of the chosen kind (])"><span class="word">next</span> <span class="ic">&#x25B6;</span></button>
+    <span id="moment-status" role="status"></span>
+  </span>
 </nav>
 <div id="position" aria-live="polite"></div>
 <main id="main">

@@ -858,6 +858,7 @@
     $("chart")._match = null;
     $("times")._match = null;
     drawInfo(m);
+    buildMoments(m);
     var dealSel = clear($("deal"));
     var start = el("option", "", "start");
     start.value = "0";
@@ -981,6 +982,46 @@
     }
   }
 
+  /* The moment kind chosen in the jump list (kept when another match is shown, where it has
+   * that kind). */
+  var momentKey = null;
+
+  function buildMoments(m) {
+    var sel = clear($("moment"));
+    m.moments.forEach(function (k) {
+      var o = el("option", "", k.label + " (" + k.steps.length + ")");
+      o.value = k.key;
+      o.dataset.steps = k.steps.join(",");
+      sel.appendChild(o);
+    });
+    if (momentKey !== null && m.moments.some(function (k) { return k.key === momentKey; })) sel.value = momentKey;
+    momentKey = sel.value;
+    $("moment-status").textContent = "";
+  }
+
+  /* To the next (dir 1) or previous (-1) step of the chosen kind of moment; where there is
+   * none, the status beside the buttons says so and the page stays. */
+  function momentJump(dir) {
+    var m = match();
+    if (!m || !m._ready) return;
+    var key = $("moment").value, kind = null;
+    m.moments.forEach(function (k) { if (k.key === key) kind = k; });
+    if (!kind) return;
+    var target = null, i, steps = kind.steps;
+    if (dir > 0) {
+      for (i = 0; i < steps.length; i++) if (steps[i] > cur.step) { target = steps[i]; break; }
+    } else {
+      for (i = steps.length - 1; i >= 0; i--) if (steps[i] < cur.step) { target = steps[i]; break; }
+    }
+    if (target === null) {
+      $("moment-status").textContent = steps.length ? "no " + (dir > 0 ? "later" : "earlier") + " " + kind.label
+        : "no " + kind.label + " in this match";
+      return;
+    }
+    show(cur.match, target);
+    $("moment-status").textContent = kind.label + ": " + (steps.indexOf(target) + 1) + " of " + steps.length;
+  }
+
   function playing() {
     return timer !== null;
   }
@@ -1002,6 +1043,7 @@
 
   function onKey(e) {
     var tag = e.target && e.target.tagName;
+    if (tag === "BUTTON" && (e.key === " " || e.key === "Enter")) return;  // a focused button's own key
     if (tag === "SELECT" || tag === "TEXTAREA" || (tag === "INPUT" && e.target.type !== "range")) return;
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     var m = match();
@@ -1014,6 +1056,8 @@
       case " ": case "Spacebar": setPlaying(!playing()); break;
       case "Home": show(cur.match, 0); break;
       case "End": if (m) show(cur.match, (m.nsteps || 1) - 1); break;
+      case "]": momentJump(1); break;
+      case "[": momentJump(-1); break;
       default: done = false;
     }
     if (done) e.preventDefault();
@@ -1059,6 +1103,9 @@
     $("prev-deal").addEventListener("click", function () { dealJump(-1); });
     $("next-deal").addEventListener("click", function () { dealJump(1); });
     $("play").addEventListener("click", function () { setPlaying(!playing()); });
+    $("prev-moment").addEventListener("click", function () { momentJump(-1); });
+    $("next-moment").addEventListener("click", function () { momentJump(1); });
+    $("moment").addEventListener("change", function () { momentKey = $("moment").value; $("moment-status").textContent = ""; });
     $("speed").addEventListener("change", function () { if (playing()) setPlaying(true); });
     $("deal").addEventListener("change", function () { show(cur.match, +$("deal").value); });
     $("slider").addEventListener("input", function () { show(cur.match, +$("slider").value); });

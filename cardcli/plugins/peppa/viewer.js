@@ -10,6 +10,7 @@
 
   V.register("peppa", {
     notes: ["cappotto"],
+    moments: [{ key: "cappotto", label: "cappotti", re: /(^|\n)cappotto / }],
 
     newDeal: function (st) {
       st.passing = null;        // left, right, across or hold

@@ -31,6 +31,7 @@
     bowers: bowers,
     trickPoints: false,
     notes: ["made", "set", "contract", "allpass"],
+    moments: [{ key: "set", label: "sets", re: /(^|\n)set / }],
 
     newDeal: function (st) {
       st.auction = [];          // {seat, bid} in order

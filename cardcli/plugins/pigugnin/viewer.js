@@ -6,6 +6,8 @@
 
   V.register("pigugnin", {
     notes: ["cappotto"],
+    moments: [{ key: "busca", label: "busche", re: /(^|\n)busca / },
+              { key: "cappotto", label: "cappotti", re: /(^|\n)cappotto / }],
 
     newDeal: function (st) {
       st.cardPoints = null;     // each seat's card points, once counted

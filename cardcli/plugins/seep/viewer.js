@@ -92,6 +92,7 @@
     tricks: false,
     trickStop: /(^|\n)play [0-9]+ take:/,
     notes: ["seep", "leftover", "void"],
+    moments: [{ key: "seep", label: "seeps", re: /(^|\n)seep / }],
 
     newDeal: function (st, w) {
       st.bidder = w && w.length > 3 ? +w[3] : null;
