@@ -833,3 +833,72 @@ def test_the_jumps_stop_at_each_moment_of_the_chosen_kind(browser: Browser, buil
             browser.keys("[")
             assert read(browser, b.m, 0, go=False)["position"]["step"] == steps[-2]
         check(browser, b, b.steps[steps[0]])
+
+
+# -- motion --------------------------------------------------------------------------------------------
+
+MOTION = """
+return {motions: +(document.body.dataset.motions || 0), last: document.body.dataset.lastMotion || null,
+        running: document.getAnimations().length, ghosts: document.querySelectorAll('#motion .card').length,
+        reduced: matchMedia('(prefers-reduced-motion: reduce)').matches,
+        step: window.cardcliViewer.position().step}"""
+
+
+def motion_steps(b: Built) -> tuple[Expected, Expected]:
+    """A step that plays the second card of a trick, and a step that completes a trick (it is
+    taken at once)."""
+    n = b.match.players
+    play = next(e for e in b.steps[1:] if e.move is not None and len(e.trick) == 2)
+    taken = next(e for e in b.steps[1:] if e.move is not None and not e.trick
+                 and len(b.steps[e.step - 1].trick) == n - 1 and b.steps[e.step - 1].deal == e.deal)
+    return play, taken
+
+
+def step_on(browser: Browser, b: Built, want: Expected) -> dict[str, Any]:
+    """From the step before ``want``, one step on with the Right key, as a reader steps."""
+    from selenium.webdriver.common.keys import Keys
+
+    browser.js("window.cardcliViewer.goto(0, arguments[0]); document.activeElement.blur()", want.step - 1)
+    browser.keys(Keys.RIGHT)
+    got = browser.js(MOTION)
+    check(browser, attrs.evolve(b, m=0), want, go=False)  # the table is at the new step at once
+    return got
+
+
+def test_a_card_travels_to_the_table_and_a_trick_to_its_taker_unless_motion_is_reduced(
+        browser: Browser, built: dict[str, Built]) -> None:
+    """Stepping on: the card played moves from its seat's hand to its place in the trick, in
+    the time of the chosen speed (shorter at 10 moves a second), and the cards of a trick taken
+    travel to the seat that took it. With prefers-reduced-motion: reduce (emulated through the
+    DevTools protocol) nothing moves at all, and the table is the same."""
+    from selenium.webdriver.support.ui import Select
+
+    b = built["peppa-4"]
+    assert b.own_page is not None
+    play, taken = motion_steps(b)
+    open_viewer(browser, b.own_page)
+    got = step_on(browser, b, play)
+    assert not got["reduced"]
+    assert got["motions"] == 1 and got["step"] == play.step, got
+    mover, card = play.trick[-1]
+    kind, what, _, seat, offset, ms = got["last"].split(" ")
+    assert (kind, what, seat) == ("play", card, str(mover)) and int(ms) == 350, got
+    dx, dy = map(int, offset.split(","))
+    assert abs(dx) + abs(dy) > 40, f"the card hardly moves: {got['last']}"
+    Select(browser.driver.find_element("id", "speed")).select_by_value("100")  # 10 moves a second
+    got = step_on(browser, b, play)
+    assert got["motions"] == 2 and got["last"].endswith(" 70"), got
+    Select(browser.driver.find_element("id", "speed")).select_by_value("500")
+    got = step_on(browser, b, taken)
+    last = browser.js("return window.cardcliViewer.state().last")
+    assert got["motions"] == 3 and got["last"] == f"taken trick {last['n']} to {last['winner']} 350", got
+    assert got["ghosts"] == b.match.players or got["running"] == 0, got  # copies on their way, or already there
+    try:
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        for want in (play, taken):
+            got = step_on(browser, b, want)
+            assert got["reduced"], "the emulated media feature did not reach the page"
+            assert got["motions"] == 3 and got["running"] == 0 and got["ghosts"] == 0, got
+    finally:
+        browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

@@ -424,6 +424,7 @@ PAGE = """<!DOCTYPE html>
     <p id="about"></p>
   </aside>
 </main>
+<div id="motion" aria-hidden="true"></div>
 <footer>made by {made}; every step checked against the rules when the page was made.</footer>
 <script type="application/json" id="{data_id}">{data}</script>
 <script>{script}</script>
