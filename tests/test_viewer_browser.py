@@ -34,6 +34,7 @@ of ``docs/viewer.md`` (``docs/viewer-<game>.png`` and ``-phone.png``) while the 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import struct
@@ -902,3 +903,87 @@ def test_a_card_travels_to_the_table_and_a_trick_to_its_taker_unless_motion_is_r
             assert got["motions"] == 3 and got["running"] == 0 and got["ghosts"] == 0, got
     finally:
         browser.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+# -- partners, and Seep's houses in their row -------------------------------------------------------
+
+@pytest.mark.parametrize("key", ["pepper-4", "seep-4", "pepper-3", "seep-3"])
+def test_partners_are_visibly_paired(browser: Browser, built: dict[str, Built], key: str) -> None:
+    """With 4 players in Pepper and Seep, seats 0 and 2 play against 1 and 3: each seat shows
+    its side and names its partner, and partners share a colour that the other side does not.
+    With 3 players nobody has a partner and no seat says so."""
+    b = built[key]
+    open_viewer(browser, b.page)
+    browser.js("window.cardcliViewer.goto(arguments[0], 1)", b.m)
+    seats = browser.js("""
+        return Array.from(document.querySelectorAll('section.seat'), sec => {
+          const mark = sec.querySelector('.side-mark');
+          return {seat: +sec.dataset.seat, side: sec.dataset.side || null,
+                  mark: mark && mark.checkVisibility() ? mark.textContent : null,
+                  band: getComputedStyle(sec).borderLeftColor, width: getComputedStyle(sec).borderLeftWidth};
+        })""")
+    if b.match.players == 3:
+        assert all(s["side"] is None and s["mark"] is None for s in seats), seats
+        return
+    names = [s["name"] for s in b.record["seats"]]
+    by_seat = {s["seat"]: s for s in seats}
+    for seat, partner in ((0, 2), (1, 3), (2, 0), (3, 1)):
+        got = by_seat[seat]
+        assert got["side"] == by_seat[partner]["side"] and got["side"] is not None, seats
+        assert got["mark"] and f"with {partner}:{names[partner]}" in got["mark"], got
+        assert got["band"] == by_seat[partner]["band"] and float(got["width"].rstrip("px")) >= 4, seats
+    assert by_seat[0]["band"] != by_seat[1]["band"] and by_seat[0]["side"] != by_seat[1]["side"], seats
+
+
+LONG_NAME = "a" * 20 + "Bot" + "b" * 17
+"""A seat name of 40 characters without a space to break it at (names are cut at 40)."""
+
+
+def test_seep_houses_stay_in_their_row_at_phone_width(browser: Browser, built: dict[str, Built], tmp_path: Path) -> None:
+    """A floor of many houses, one of 14 cards, owned by seats with long names that no space
+    breaks, on a phone: every house stays inside the floor, every card and label inside its
+    house, and nothing makes the page scroll sideways. The floor is written into the page's
+    data (a step's ``table`` line), as the script reads it; the script does not check rules."""
+    b = built["seep-4"]
+    assert b.own_page is not None
+    html = b.own_page.read_text()
+    found = re.search(r'(<script type="application/json" id="cardcli-data">)(.*?)(</script>)', html, re.S)
+    assert found
+    data = json.loads(found.group(2))
+    [m] = data["matches"]
+    m["names"] = [LONG_NAME + str(i) for i in range(4)][:4]
+    steps = m["deals"][0]["steps"]
+    at = next(i for i, text in enumerate(steps) if any(line.startswith("table ") for line in text.split("\n")))
+    many = "+".join(r + "S" for r in "23456789TJQKA") + "+AH"
+    floor = f"table 2C 3D h9:c:0,1,2,3:{many} h10:o:1:4C+6D h11:c:0,2:5H+6H+KC h12:o:3:QD h13:c:1,3:KD+AD+2D+3H"
+    steps[at] = "\n".join(floor if line.startswith("table ") else line for line in steps[at].split("\n"))
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+    page = tmp_path / "houses.html"
+    page.write_text(html[: found.start(2)] + text + html[found.end(2):])
+    width, height = PHONE
+    try:
+        browser.viewport(width, height, True)
+        open_viewer(browser, page)
+        browser.js("window.cardcliViewer.goto(0, arguments[0])", 1 + at)
+        got = browser.js("""
+            const box = e => e.getBoundingClientRect();
+            const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5;
+            const floor = document.getElementById('floor');
+            const houses = Array.from(floor.querySelectorAll('.house'));
+            const out = [];
+            houses.forEach(h => {
+              if (!inside(box(h), box(floor))) out.push('house ' + h.dataset.value + ' leaves the floor');
+              h.querySelectorAll('.card, .house-label').forEach(c => {
+                if (!inside(box(c), box(h))) out.push((c.dataset.card || 'label') + ' leaves house ' + h.dataset.value);
+              });
+            });
+            if (!inside(box(floor), box(document.getElementById('table')))) out.push('the floor leaves the table');
+            return {houses: houses.length, cards: floor.querySelectorAll('.house .card').length, out,
+                    wide: document.documentElement.scrollWidth, error: document.getElementById('error').hidden ? null
+                      : document.getElementById('error').textContent}""")
+    finally:
+        browser.desktop()
+    assert got["error"] is None, got["error"]
+    assert got["houses"] == 5 and got["cards"] == 14 + 2 + 3 + 1 + 4, got
+    assert not got["out"], got["out"]
+    assert got["wide"] <= width, f"the page is {got['wide']}px wide on a {width}px phone"

@@ -103,6 +103,17 @@
       head.appendChild(el("span", "num", seat));
       head.appendChild(el("span", "name", m.names[seat]));
       head.appendChild(el("span", "badges"));
+      var side = sideOf(m, seat);
+      if (side) {
+        // partners: the same mark and colour on each, and each names the other
+        sec.classList.add("partnered");
+        sec.dataset.side = String(side.index);
+        sec.style.setProperty("--side", SIDE_COLOURS[side.index % SIDE_COLOURS.length]);
+        var mark = el("span", "side-mark", "side " + SIDE_NAMES[side.index % SIDE_NAMES.length] + " \u00b7 with " +
+          side.partners.map(function (p) { return who(m, p); }).join(", "));
+        mark.title = "partners: " + side.seats.map(function (p) { return who(m, p); }).join(" & ");
+        head.appendChild(mark);
+      }
       var total = el("span", "total", 0);
       total.title = "running total";
       head.appendChild(total);
@@ -113,6 +124,21 @@
       table.appendChild(sec);
       watchHand(hand);
     }
+  }
+
+  /* The side a seat plays on when it has partners (a team of two or more: Pepper and Seep with
+   * 4 players): {index, seats, partners}; null for a seat that plays alone. */
+  var SIDE_COLOURS = ["#7a4fd6", "#e07800", "#0f8f8f"];
+  var SIDE_NAMES = ["A", "B", "C"];
+
+  function sideOf(m, seat) {
+    var sides = (m.teams || []).filter(function (t) { return t.length > 1; });
+    for (var i = 0; i < sides.length; i++) {
+      if (sides[i].indexOf(seat) >= 0) {
+        return { index: i, seats: sides[i], partners: sides[i].filter(function (s) { return s !== seat; }) };
+      }
+    }
+    return null;
   }
 
   /* A hand is fanned as much as its panel needs, no more: its cards side by side when they fit,
