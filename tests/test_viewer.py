@@ -883,3 +883,23 @@ def test_the_moments_to_jump_to_are_the_core_s_and_each_game_s(tmp_path: Path) -
     counts = {m["game"]: {k["key"]: len(k["steps"]) for k in kinds} for m, kinds in zip(data["matches"], got)}
     assert counts["seep"]["seep"] and counts["pepper"]["set"] and counts["pigugnin"]["busca"], counts
     assert counts["pigugnin"]["fault"] == 1 and counts["peppa"]["cappotto"] == 1, counts
+
+
+def test_a_tournament_directory_s_page_holds_the_tournament_s_own_table(tmp_path: Path) -> None:
+    """The page of a tournament directory holds the table ``cardcli tournament`` prints, from
+    the same code and records; a page of its records file, or of one of its matches, none."""
+    from cardcli.tournament import results, runner
+
+    directory = tmp_path / "t"
+    result = invoke("tournament", "peppa", "--bot", "a=random", "--bot", "b=random", "--deal-sets", "1",
+                    "--max-deals", "1", "--seed", "3", "-j", "1", "--dir", str(directory))
+    assert result.exit_code == 0, result.output
+    names = runner.load(directory).names
+    printed = results.render(results.tabulate(names, runner.records_in_order(directory, runner.finished(directory))),
+                             names)
+    assert printed in result.output
+    data = embedded(page(tmp_path, directory))
+    assert data["standings"]["text"] == printed and data["standings"]["entrants"] == ["a", "b"]
+    assert data["standings"]["matches"] == len(data["matches"])
+    assert embedded(page(tmp_path, directory / "records.jsonl", name="file.html"))["standings"] is None
+    assert embedded(page(tmp_path, directory, "--game", "1", name="one.html"))["standings"] is None

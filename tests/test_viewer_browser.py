@@ -987,3 +987,86 @@ def test_seep_houses_stay_in_their_row_at_phone_width(browser: Browser, built: d
     assert got["houses"] == 5 and got["cards"] == 14 + 2 + 3 + 1 + 4, got
     assert not got["out"], got["out"]
     assert got["wide"] <= width, f"the page is {got['wide']}px wide on a {width}px phone"
+
+
+# -- a tournament directory's standings ------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def tournament_page(tournament: tuple[Path, list[dict[str, Any]]]) -> tuple[Path, Path]:
+    """The page of the tournament's directory (not of its records file), and the directory."""
+    page, _ = tournament
+    directory = page.parent / "t"
+    run_all([html_args(directory, page.parent / "t-dir.html")])
+    return page.parent / "t-dir.html", directory
+
+
+STANDINGS = """
+const shown = e => !!e && e.checkVisibility({visibilityProperty: true, opacityProperty: true});
+const s = id => document.getElementById(id);
+return {standings: shown(s('standings')), table: shown(s('standings-table')) ? s('standings-table').textContent : null,
+        main: shown(s('main')), controls: shown(s('controls')),
+        links: Array.from(document.querySelectorAll('#match-list a[data-match]')).filter(shown)
+          .map(a => [a.getAttribute('data-match'), a.closest('li').textContent]),
+        back: shown(s('to-standings')), wide: document.documentElement.scrollWidth}"""
+
+
+def test_a_tournament_directory_opens_on_its_standings_then_each_match(
+        browser: Browser, tournament: tuple[Path, list[dict[str, Any]]], tournament_page: tuple[Path, Path]) -> None:
+    """The page of a tournament directory opens on the tournament's table exactly as the
+    tournament prints it (the standings, the crosstable, the paired results), and a list of
+    every match naming its seats and its outcome; a match opens the table at it, and the
+    standings link comes back. On a phone nothing scrolls sideways."""
+    from cardcli.tournament import results, runner
+
+    _, records = tournament
+    page, directory = tournament_page
+    names = runner.load(directory).names
+    printed = results.render(results.tabulate(names, runner.records_in_order(directory, runner.finished_read_only(directory))),
+                             names)
+    url = open_viewer(browser, page)
+    got = browser.js(STANDINGS)
+    assert got["standings"] and not got["main"] and not got["controls"], got
+    assert got["table"] == printed, f"the page's table differs from the tournament's:\n{got['table']}\n---\n{printed}"
+    assert "paired duplicate results" in got["table"]
+    by_index = {r["tournament"]["index"]: r for r in records}
+    assert len(got["links"]) == len(records), got["links"]
+    for (_, text), record in zip(got["links"], records):
+        index = record["tournament"]["index"]
+        assert f"match {index}" in text and all(s["name"] in text for s in record["seats"]), (text, index)
+        assert by_index[index] is record
+    chosen = len(records) - 2
+    browser.driver.find_element("css selector", f'#match-list a[data-match="{chosen}"]').click()
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser.driver, 30).until(lambda d: d.execute_script(
+        "return window.cardcliViewer.position().match === arguments[0] && "
+        "!document.getElementById('main').hidden", chosen), message="the match link did not open the match")
+    opened = browser.js(STANDINGS)
+    assert not opened["standings"] and opened["main"] and opened["controls"] and opened["back"], opened
+    steps = expectations(records[chosen])
+    problems = mismatches(read(browser, chosen, steps[1].step, go=False), steps[1], "all", chosen, "pepper")
+    assert not problems, problems
+    browser.driver.find_element("id", "to-standings").click()
+    WebDriverWait(browser.driver, 30).until(lambda d: d.execute_script(
+        "return !document.getElementById('standings').hidden"), message="the standings link did not come back")
+    only_the_page(browser, url)
+    try:
+        browser.viewport(*PHONE, True)
+        open_viewer(browser, page)
+        phone = browser.js(STANDINGS)
+    finally:
+        browser.desktop()
+    assert phone["standings"] and phone["wide"] <= PHONE[0], phone
+
+
+def test_a_records_file_or_one_match_of_a_tournament_has_no_standings(
+        browser: Browser, tournament: tuple[Path, list[dict[str, Any]]], tmp_path: Path) -> None:
+    """The standings are the directory's: a page of its records file, or of one match of it
+    (--game), is the table at once, without them."""
+    page, _ = tournament
+    one = tmp_path / "one.html"
+    run_all([[*html_args(page.parent / "t", one), "--game", "2"]])
+    for shown_page in (page, one):
+        open_viewer(browser, shown_page)
+        got = browser.js(STANDINGS)
+        assert not got["standings"] and got["main"] and not got["back"], (shown_page.name, got)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
@@ -49,6 +50,7 @@ def replay(path: str, seat: int | None, from_deal: int, step: bool, show_protoco
     the lines one seat exchanged with the referee instead (docs/records.md, "The protocol lines
     of a seat"); with --html OUT, a page to open in a browser (docs/viewer.md).
     """
+    given = Path(path)
     path = records_path(path)
     if html_out is not None:
         if show_protocol or to_bot:
@@ -56,7 +58,7 @@ def replay(path: str, seat: int | None, from_deal: int, step: bool, show_protoco
                              "lines: choose one")
         if from_deal != 1 or step:
             raise UsageError("--from-deal and --step belong to the readable replay, not to --html")
-        write_page(path, html_out, seat, select, max_bytes)
+        write_page(path, html_out, seat, select, max_bytes, given if given.is_dir() else None)
         return 0
     if show_protocol or to_bot:
         protocol_lines(path, seat, to_bot, select, max_bytes, from_deal != 1 or step)
@@ -67,11 +69,16 @@ def replay(path: str, seat: int | None, from_deal: int, step: bool, show_protoco
     return 0
 
 
-def write_page(path: str, out: str, seat: int | None, select: int | None, max_bytes: int) -> None:
-    """Verify every record of PATH (or the one chosen with --game) and write the page."""
+def write_page(path: str, out: str, seat: int | None, select: int | None, max_bytes: int,
+               directory: Path | None = None) -> None:
+    """Verify every record of PATH (or the one chosen with --game) and write the page; for a
+    tournament's ``directory`` (all its matches: no --game), a page that opens on its
+    standings."""
     loaded = load_records(path, select, max_bytes)
+    tournament = directory is not None and (directory / "config.json").is_file() and select is None
+    standings = viewer.standings(directory) if directory is not None and tournament else None
     written = viewer.write_html([item.record for item in loaded], out, seat,
-                                wheres=[f"{path}:{item.line}" for item in loaded], source=path)
+                                wheres=[f"{path}:{item.line}" for item in loaded], source=path, tournament=standings)
     click.echo(str(written))
 
 

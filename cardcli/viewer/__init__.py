@@ -274,9 +274,26 @@ def _info(read: Record, seat: int | None) -> list[list[str]] | None:
     return lines
 
 
+def standings(directory: Path) -> dict[str, Any]:
+    """A tournament directory's standings for its page: the table ``cardcli tournament``
+    prints at its end (and ``watch`` as it runs), made by the same code from the same finished
+    records (:func:`cardcli.tournament.results.tabulate` and ``render``), so the page cannot
+    disagree with it: the standings, the paired duplicate results and the crosstable, as text.
+    ``entrants`` are the entrants' names as the table writes them."""
+    from ..tournament import results, runner
+
+    names = runner.load(directory).names
+    table = results.tabulate(names, runner.records_in_order(directory, runner.finished_read_only(directory)))
+    return {"text": results.render(table, names), "matches": table.matches,
+            "entrants": [display_name(n) for n in names]}
+
+
 def page_data(records: Iterable[dict[str, Any]], seat: int | None = None,
-              wheres: Sequence[str] | None = None, source: str = "") -> dict[str, Any]:
-    """The data of a page: every match (:func:`match_data`), and what wrote it."""
+              wheres: Sequence[str] | None = None, source: str = "",
+              tournament: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The data of a page: every match (:func:`match_data`), what wrote it, and for a
+    tournament directory its standings (:func:`standings`; else null), which the page opens
+    on."""
     matches = []
     for i, record in enumerate(records):
         where = wheres[i] if wheres is not None else f"number {i + 1}"
@@ -289,6 +306,7 @@ def page_data(records: Iterable[dict[str, Any]], seat: int | None = None,
         "format_version": FORMAT_VERSION,
         "seat": seat,
         "source": printable(source),
+        "standings": tournament,
         "matches": matches,
     }
 
@@ -311,9 +329,9 @@ def _inline(text: str, tag: str) -> str:
 
 
 def render(records: Iterable[dict[str, Any]], seat: int | None = None, wheres: Sequence[str] | None = None,
-           source: str = "") -> str:
+           source: str = "", tournament: dict[str, Any] | None = None) -> str:
     """The whole page, as text: the verified data of every record, the script and the style."""
-    data = page_data(records, seat, wheres, source)
+    data = page_data(records, seat, wheres, source, tournament)
     games = [m["game"] for m in data["matches"]]
     code = script(games)
     css = style(games)
@@ -324,6 +342,8 @@ def render(records: Iterable[dict[str, Any]], seat: int | None = None, wheres: S
         title = f"{m['title']} - seed {m['seed']}"
     else:
         title = f"{len(matches)} matches"
+    if tournament is not None:
+        title = f"a tournament of {title}"
     if seat is not None:
         title += f" - as seat {seat} saw it"
     csp = (f"default-src 'none'; script-src {_hash(code)}; style-src {_hash(css)}; "
@@ -336,10 +356,12 @@ def render(records: Iterable[dict[str, Any]], seat: int | None = None, wheres: S
 
 
 def write_html(records: Iterable[dict[str, Any]], out_path: str | Path, seat: int | None = None,
-               wheres: Sequence[str] | None = None, source: str = "") -> Path:
+               wheres: Sequence[str] | None = None, source: str = "",
+               tournament: dict[str, Any] | None = None) -> Path:
     """Write the page for ``records`` to ``out_path`` (every record verified first: nothing is
-    written for a record that does not verify) and return its path."""
-    text = render(records, seat, wheres, source)
+    written for a record that does not verify) and return its path. ``tournament``: the
+    standings of a tournament directory (:func:`standings`), which the page then opens on."""
+    text = render(records, seat, wheres, source, tournament)
     path = Path(out_path)
     try:
         path.write_text(text, encoding="utf-8")
@@ -361,6 +383,7 @@ PAGE = """<!DOCTYPE html>
 <body>
 <header id="top">
   <h1 id="heading">{heading}</h1>
+  <a id="to-standings" href="#standings" hidden>standings</a>
   <label id="match-pick" hidden>match <select id="match"></select></label>
   <label>view <select id="view"></select></label>
   <span id="made">made by {made}</span>
@@ -391,6 +414,15 @@ PAGE = """<!DOCTYPE html>
   </span>
 </nav>
 <div id="position" aria-live="polite"></div>
+<section id="standings" aria-labelledby="standings-head" hidden>
+  <h2 id="standings-head">Standings</h2>
+  <p class="why">The tournament's table as <code>cardcli tournament</code> prints it, made by the same code
+  from the same records: the standings, the crosstable and the paired duplicate results. Then every
+  match: open one to step through it.</p>
+  <pre id="standings-table"></pre>
+  <h2>Matches</h2>
+  <ol id="match-list"></ol>
+</section>
 <main id="main">
   <div id="board">
   <div id="table">

@@ -1182,6 +1182,7 @@
 
   function onKey(e) {
     var tag = e.target && e.target.tagName;
+    if (standingsShown()) return;  // the standings page: the keys are the browser's
     if (tag === "BUTTON" && (e.key === " " || e.key === "Enter")) return;  // a focused button's own key
     if (tag === "SELECT" || tag === "TEXTAREA" || (tag === "INPUT" && e.target.type !== "range")) return;
     if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -1231,7 +1232,7 @@
       pick.appendChild(o);
     });
     $("match-pick").hidden = data.matches.length < 2;
-    pick.addEventListener("change", function () { setPlaying(false); show(+pick.value, 1, cur.view); });
+    pick.addEventListener("change", function () { setPlaying(false); setStandings(false); show(+pick.value, 1, cur.view); });
     $("view").addEventListener("change", function () { show(cur.match, cur.step, parseView($("view").value)); });
     $("first").addEventListener("click", function () { show(cur.match, 0); });
     $("last").addEventListener("click", function () { var m = match(); show(cur.match, m && m.nsteps ? m.nsteps - 1 : 0); });
@@ -1251,11 +1252,61 @@
     document.addEventListener("keydown", onKey);
     window.addEventListener("hashchange", function () { fromFragment(); });
     if (problems.length) showError(problems.join("\n"));
+    buildStandings();
     fromFragment(true);
+  }
+
+  /* ---- a tournament directory's page: its standings (the tournament's own table, made in
+   * Python by the code that prints it) and the list of its matches, each opening the table at
+   * that match; the page opens on them, and comes back with the "standings" link
+   * (#standings). */
+  function buildStandings() {
+    var s = data.standings;
+    if (!s || typeof s.text !== "string") return;
+    $("standings-table").textContent = s.text;
+    var list = clear($("match-list"));
+    data.matches.forEach(function (m, i) {
+      var li = el("li", "match-item");
+      var a = el("a", "", "match " + (m.tournament !== null && m.tournament !== undefined ? m.tournament : i + 1));
+      a.href = "#m=" + i + "&s=" + (m.deals && m.deals.length ? 1 : 0);
+      a.dataset.match = String(i);
+      li.appendChild(a);
+      var names = Array.isArray(m.names) ? m.names.map(function (n, seat) { return seat + ":" + n; }).join(" \u00b7 ") : "";
+      li.appendChild(el("span", "seating", " " + names));
+      var r = m.result, said = "";
+      if (!r) said = STOPPED[m.status] || "no result";
+      else if (r.annulled) said = "annulled";
+      else said = "won by " + (r.winners.length ? r.winners.map(function (w) { return w + ":" + m.names[w]; }).join(", ") : "nobody");
+      li.appendChild(el("span", "outcome", " \u2014 " + said));
+      var faults = (m.faults || []).length;
+      if (faults) li.appendChild(el("span", "faults", " \u2014 " + faults + " fault" + (faults === 1 ? "" : "s")));
+      list.appendChild(li);
+    });
+    $("to-standings").hidden = false;
+  }
+
+  function standingsShown() {
+    return !!(data && data.standings) && !$("standings").hidden;
+  }
+
+  function setStandings(on) {
+    on = !!on && !!(data && data.standings);
+    $("standings").hidden = !on;
+    $("controls").hidden = on;
+    $("position").hidden = on;
+    $("main").hidden = on;
+    document.body.dataset.page = on ? "standings" : "match";
+    if (on) setPlaying(false);
   }
 
   function fromFragment(first) {
     var f = readFragment();
+    if (data.standings && (f.m === undefined || location.hash === "#standings")) {
+      setStandings(true);
+      return;
+    }
+    var wasStandings = standingsShown();
+    setStandings(false);
     var mi = /^[0-9]+$/.test(f.m || "") ? +f.m : 0;
     mi = Math.min(mi, data.matches.length - 1);
     var m = data.matches[mi];
@@ -1263,7 +1314,7 @@
     if (s === null) s = first || mi !== cur.match ? (m && m.deals && m.deals.length ? 1 : 0) : cur.step;
     var v = parseView(f.v);
     if (v === null) v = "all";
-    if (!first && mi === cur.match && s === cur.step && v === cur.view) return;
+    if (!first && !wasStandings && mi === cur.match && s === cur.step && v === cur.view) return;
     show(mi, s, v);
   }
 
@@ -1275,7 +1326,7 @@
       if (!x || matchProblem(x)) return 0;
       return prepare(x).nsteps;
     },
-    goto: function (m, s) { return show(m, s); },
+    goto: function (m, s) { if (standingsShown()) setStandings(false); return show(m, s); },
     position: position,
     view: function (v) {
       if (arguments.length && data) {
