@@ -1007,7 +1007,7 @@ return {standings: shown(s('standings')), table: shown(s('standings-table')) ? s
         main: shown(s('main')), controls: shown(s('controls')),
         links: Array.from(document.querySelectorAll('#match-list a[data-match]')).filter(shown)
           .map(a => [a.getAttribute('data-match'), a.closest('li').textContent]),
-        back: shown(s('to-standings')), wide: document.documentElement.scrollWidth}"""
+        back: shown(s('to-standings')), view: shown(s('view')), wide: document.documentElement.scrollWidth}"""
 
 
 def test_a_tournament_directory_opens_on_its_standings_then_each_match(
@@ -1025,15 +1025,18 @@ def test_a_tournament_directory_opens_on_its_standings_then_each_match(
                              names)
     url = open_viewer(browser, page)
     got = browser.js(STANDINGS)
-    assert got["standings"] and not got["main"] and not got["controls"], got
+    assert got["standings"] and not got["main"] and not got["controls"] and not got["view"], got
     assert got["table"] == printed, f"the page's table differs from the tournament's:\n{got['table']}\n---\n{printed}"
     assert "paired duplicate results" in got["table"]
-    by_index = {r["tournament"]["index"]: r for r in records}
     assert len(got["links"]) == len(records), got["links"]
-    for (_, text), record in zip(got["links"], records):
+    listed = [records[int(m)] for m, _ in got["links"]]
+    assert [r["tournament"]["index"] for r in listed] == sorted(r["tournament"]["index"] for r in records), \
+        "the matches are not listed in the schedule's order"
+    for (_, text), record in zip(got["links"], listed):
         index = record["tournament"]["index"]
         assert f"match {index}" in text and all(s["name"] in text for s in record["seats"]), (text, index)
-        assert by_index[index] is record
+        winners = record["result"]["winners"]
+        assert "won by " + ", ".join(f"{w}:{record['seats'][w]['name']}" for w in winners) in text, text
     chosen = len(records) - 2
     browser.driver.find_element("css selector", f'#match-list a[data-match="{chosen}"]').click()
     from selenium.webdriver.support.ui import WebDriverWait

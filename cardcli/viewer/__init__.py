@@ -385,7 +385,7 @@ PAGE = """<!DOCTYPE html>
   <h1 id="heading">{heading}</h1>
   <a id="to-standings" href="#standings" hidden>standings</a>
   <label id="match-pick" hidden>match <select id="match"></select></label>
-  <label>view <select id="view"></select></label>
+  <label id="view-pick">view <select id="view"></select></label>
   <span id="made">made by {made}</span>
 </header>
 <div id="error" role="alert" hidden></div>
@@ -419,7 +419,7 @@ PAGE = """<!DOCTYPE html>
   <p class="why">The tournament's table as <code>cardcli tournament</code> prints it, made by the same code
   from the same records: the standings, the crosstable and the paired duplicate results. Then every
   match: open one to step through it.</p>
-  <pre id="standings-table"></pre>
+  <pre id="standings-table" tabindex="0" aria-label="the tournament's table"></pre>
   <h2>Matches</h2>
   <ol id="match-list"></ol>
 </section>

@@ -1265,7 +1265,11 @@
     if (!s || typeof s.text !== "string") return;
     $("standings-table").textContent = s.text;
     var list = clear($("match-list"));
-    data.matches.forEach(function (m, i) {
+    var index = function (i) { var t = data.matches[i].tournament; return typeof t === "number" ? t : i; };
+    var order = data.matches.map(function (m, i) { return i; });
+    order.sort(function (a, b) { return index(a) - index(b) || a - b; });  // in the schedule's order
+    order.forEach(function (i) {
+      var m = data.matches[i];
       var li = el("li", "match-item");
       var a = el("a", "", "match " + (m.tournament !== null && m.tournament !== undefined ? m.tournament : i + 1));
       a.href = "#m=" + i + "&s=" + (m.deals && m.deals.length ? 1 : 0);
@@ -1295,6 +1299,7 @@
     $("controls").hidden = on;
     $("position").hidden = on;
     $("main").hidden = on;
+    $("view-pick").hidden = on;
     document.body.dataset.page = on ? "standings" : "match";
     if (on) setPlaying(false);
   }
