@@ -8,7 +8,11 @@ A seat's page (``--seat N``) must show no card of another seat's hand at any ste
 page's other promises: the URL fragment reopens a position, the keys move as documented, the
 page loads nothing from anywhere, a record it cannot read is an error on the page rather than
 a blank one, a tournament's records get a match picker, and the layout holds on a desktop
-and on a phone.
+and on a phone. Then the parts that help a bot's author: a seed past 2**53 shown to the digit,
+each move's think time, the kept info lines and the faults at their place (markup in them
+shown as text), the per-seat time chart, the jumps to each kind of moment, the motion of cards
+with prefers-reduced-motion off and on, partners paired, Seep's houses inside their row on a
+phone, and a tournament directory's standings.
 
 The DOM contract the page follows:
 
