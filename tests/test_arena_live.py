@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import pytest
 
 from cardcli.arena.live import LeakRule, LiveHub, Subscriber
-from cardcli.arena.workers import Wire
+from cardcli.arena.workers import LISTED, QUIET, WATCHED, Wire
 from cardcli.games import registry
 from cardcli.games.base import Event
 from cardcli.referee import Settings, play_match
@@ -60,6 +60,23 @@ def test_every_spectator_gets_the_public_events_in_order_and_the_end() -> None:
     assert listed[1]["match"]["deal"] == "1" and listed[1]["match"]["seats"] == ["a", "b"]
     assert hub.matches() == []
     assert hub.subscribers == 1  # the list's spectator stays; the match's are done
+
+
+def test_a_match_s_worker_tells_everything_only_while_the_match_is_watched() -> None:
+    hub = LiveHub()
+    assert hub.level("1-0") == QUIET
+    listing, _ = hub.subscribe(None)
+    assert hub.level("1-0") == LISTED
+    watching, _ = hub.subscribe("1-0")
+    assert hub.level("1-0") == WATCHED and hub.level("2-0") == LISTED
+    hub.summary("2-0", {**INFO, "id": "2-0"}, ["deal 3 1", "totals 5 7"])
+    listed = messages(listing, hub)
+    assert listed[-1]["match"]["deal"] == "3" and listed[-1]["match"]["totals"] == "5 7"
+    assert watching is not None and hub.take(watching) == ([], False)  # another match
+    assert listing is not None
+    hub.unsubscribe(watching)
+    hub.unsubscribe(listing)
+    assert hub.level("1-0") == QUIET and not hub.watched()
 
 
 def test_a_late_joiner_gets_the_current_deal_and_the_totals_and_a_finished_match_its_tail() -> None:
@@ -110,6 +127,9 @@ def test_a_spectator_that_does_not_read_is_dropped_and_the_others_get_everything
     items, finished = hub.take(slow)
     assert items == [] and finished  # its stream ends; the browser reconnects and starts again
     assert hub.subscribers == 1
+    # a whole match of fast bots may come as one batch: that is one entry, not a thousand
+    hub.publish("3-0", INFO, [(f"play 1 {k}", None) for k in range(1000)])
+    assert len(lines(messages(fast, hub))) == 1000 and fast is not None and not fast.dropped
 
 
 def test_the_spectators_are_bounded() -> None:

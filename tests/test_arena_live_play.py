@@ -119,3 +119,60 @@ def test_a_spectator_gets_a_match_s_public_events_as_it_is_played(
                 assert m["line"].split()[1:] == deals[-1]["hands"][m["to"][0]]
     assert any(m["to"] is not None for m in events), "the hands are shown once the deal is over"
     assert not any(m["to"] is None and m["line"].startswith(("hand ", "passed ", "received ")) for m in events)
+
+
+@pytest.fixture
+def served() -> Iterator[tuple[LiveHub, httpx.Client]]:
+    hub = LiveHub()
+    server = WebServer(Starlette(routes=routes(hub)), "127.0.0.1", 0)
+    server.start()
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{server.port}", timeout=30) as client:
+            yield hub, client
+    finally:
+        hub.close()
+        server.stop()
+
+
+def test_the_pages_are_same_origin_under_a_strict_policy_and_unknown_paths_are_404(
+        served: tuple[LiveHub, httpx.Client]) -> None:
+    _, client = served
+    for path in ("/live", "/live/12-3"):
+        page = client.get(path)
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        policy = page.headers["content-security-policy"]
+        assert "default-src 'none'" in policy and "script-src 'self'" in policy and "connect-src 'self'" in policy
+        assert page.headers["x-content-type-options"] == "nosniff"
+        assert "http" not in page.text  # nothing from anywhere else
+    assert 'data-match="12-3"' in client.get("/live/12-3").text
+    script = client.get("/live/static/live.js")
+    assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
+    assert "innerHTML" not in script.text  # texts are set as text
+    assert client.get("/live/static/live.css").headers["content-type"].startswith("text/css")
+    for path in ("/live/static/../live.py", "/live/static/other.js", "/live/<b>", "/live/1-2-3",
+                 "/events/live/x", "/live/9999999999999999-1"):
+        assert client.get(path).status_code == 404, path
+
+
+def test_a_finished_match_s_stream_gives_its_tail_and_ends_and_a_spectator_who_leaves_is_let_go(
+        served: tuple[LiveHub, httpx.Client]) -> None:
+    hub, client = served
+    hub.subscribe(None)
+    hub.publish("5-0", {"id": "5-0", "seats": ["a"]}, [("deal 1 0", None), ("hand 2C", (0,)), ("play 0 2C", None)])
+    hub.ended("5-0")
+    with client.stream("GET", "/events/live/5-0") as stream:
+        got = list(messages(stream))  # the stream ends by itself
+    assert [m["type"] for m in got] == ["start", "event", "event", "event", "end"]
+    assert [m["line"] for m in got if m["type"] == "event"] == ["deal 1 0", "play 0 2C", "hand 2C"]
+    before = hub.subscribers
+    with client.stream("GET", "/events/live/6-0") as stream:
+        reading = stream.iter_lines()  # kept: a reader dropped closes the connection
+        assert next(reading) == "retry: 2000"
+        assert hub.subscribers == before + 1
+    pause = threading.Event()
+    for _ in range(400):  # the server notices the closed connection at its next write or keepalive
+        hub.publish("6-0", {"id": "6-0"}, [("play 0 3C", None)])
+        if hub.subscribers == before:
+            break
+        pause.wait(0.05)
+    assert hub.subscribers == before

@@ -40,7 +40,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
-from .workers import Wire
+from .workers import LISTED, QUIET, WATCHED, Wire
 
 KEY = re.compile(r"[0-9]{1,15}-[0-9]{1,6}")
 """A live match's name: its unit and rotation."""
@@ -112,15 +112,18 @@ class LeakRule:
 
 
 class Subscriber:
-    """One spectator's bounded queue of messages (JSON texts), for one match or, with ``key``
-    None, for the list of matches. ``loop`` is the event loop its stream runs in (None for a
+    """One spectator's bounded queue of messages (JSON texts), counted in batches (a worker sends
+    a batch of events at most every :data:`~cardcli.arena.workers.BATCH` seconds; the whole
+    of a fast match may be one), for one match or, with ``key`` None, for the list of matches. ``loop`` is the event loop its stream runs in (None for a
     reader that polls :meth:`LiveHub.take`, as the tests do)."""
 
     def __init__(self, key: str | None, size: int, loop: asyncio.AbstractEventLoop | None = None):
         self.key = key
         self.size = size
         self.loop = loop
-        self.items: deque[str] = deque()
+        self.items: deque[tuple[str, ...]] = deque()
+        """Batches of messages: what one batch of a worker's events made, or one change of
+        the list."""
         self.dropped = False
         """Fell behind by more than ``size`` messages, and was let go."""
         self.done = False
@@ -150,7 +153,7 @@ class LiveHub:
     :meth:`ended`), read by the web server's streams (:meth:`subscribe`, :meth:`take`). One
     lock guards it; nothing under it waits for a reader."""
 
-    def __init__(self, delay: float = 0.0, queue_size: int = 512, log_limit: int = 2000, tail: int = 60,
+    def __init__(self, delay: float = 0.0, queue_size: int = 64, log_limit: int = 2000, tail: int = 60,
                  tail_matches: int = 16, max_subscribers: int = 1000, max_matches: int = 1000,
                  clock: Callable[[], float] = time.monotonic):
         if delay < 0:
@@ -179,22 +182,50 @@ class LiveHub:
     # -- the server's side ---------------------------------------------------------------------
 
     def watched(self) -> bool:
-        """Whether anyone watches: the workers send their events only then."""
+        """Whether anyone watches at all."""
         return self._count > 0
+
+    def level(self, key: str) -> int:
+        """How much of a match its worker is to tell: every event while the match has
+        spectators, its deals and totals while the list does, else nothing. (Read without the
+        lock: a dictionary's membership, asked at every pump.)"""
+        subs = self._subs
+        return WATCHED if key in subs else LISTED if None in subs else QUIET
 
     def publish(self, key: str, info: Mapping[str, Any], events: Sequence[Wire]) -> None:
         """Take a match's next events: the leak rule decides at once what spectators may see,
         and that is shown (after the delay)."""
         with self._lock:
-            match = self._live.get(key)
+            match = self._match(key, info)
             if match is None:
-                if len(self._live) >= self.max_matches:
-                    return
-                match = self._live[key] = _Match(dict(info), started=time.time())
-                self._later(lambda: self._start(key, match))
+                return
             shown = match.rule.feed(events)
             if shown:
                 self._later(lambda: self._show(key, match, shown))
+
+    def summary(self, key: str, info: Mapping[str, Any], lines: Sequence[str]) -> None:
+        """Take a match's public deal starts and totals, which only the list shows."""
+        with self._lock:
+            match = self._match(key, info)
+            if match is None:
+                return
+            for line in lines:
+                kind, _, rest = line.partition(" ")
+                if kind == "deal":
+                    match.deal = rest.split(" ")[0]
+                elif kind == "totals":
+                    match.totals = rest
+            message = _json({"type": "match", "match": match.summary()})
+            self._later(lambda: self._send(self._subs.get(None, ()), message))
+
+    def _match(self, key: str, info: Mapping[str, Any]) -> _Match | None:
+        match = self._live.get(key)
+        if match is None:
+            if len(self._live) >= self.max_matches:
+                return None
+            made = match = self._live[key] = _Match(dict(info), started=time.time())
+            self._later(lambda: self._start(key, made))
+        return match
 
     def ended(self, key: str) -> None:
         """The match is over (stored, or to be played again from its start): what it held is
@@ -230,7 +261,7 @@ class LiveHub:
             if key is None:
                 snapshot = [_json({"type": "matches", "matches": [m.summary() for m in self._live.values()]})]
             else:
-                match = self._over.get(key) or self._live.get(key)
+                match = self._live.get(key) or self._over.get(key)
                 snapshot = [message for _, message in match.log] if match is not None else []
                 if match is not None and match.over:
                     return None, snapshot
@@ -245,7 +276,7 @@ class LiveHub:
         """The messages queued for ``sub``, and whether its stream is finished (its match is
         over, or it was dropped for falling behind)."""
         with self._lock:
-            items = list(sub.items)
+            items = [message for batch in sub.items for message in batch]
             sub.items.clear()
             return items, sub.done or sub.dropped
 
@@ -291,6 +322,7 @@ class LiveHub:
                 self._flush_wakes()
 
     def _start(self, key: str, match: _Match) -> None:
+        self._over.pop(key, None)  # a match played again from its start (its worker died)
         message = _json({"type": "start", "match": match.info})
         match.log.append(("start", message))
         self._send(self._subs.get(key, ()), message)
@@ -302,7 +334,10 @@ class LiveHub:
         for event in shown:
             match.seq += 1
             kind = event.line.split(" ", 1)[0]
-            message = _json({"type": "event", "n": match.seq, "line": event.line, "to": event.to})
+            to = "null" if event.to is None else "[" + ",".join(map(str, event.to)) + "]"
+            # as _json would write it, for a fraction of its time: this runs for every event
+            message = '{"type":"event","n":%d,"line":%s,"to":%s}' % (
+                match.seq, json.dumps(event.line, ensure_ascii=False).translate(_ESCAPES), to)
             out.append(message)
             if event.to is None:
                 if kind == "deal":
@@ -332,7 +367,7 @@ class LiveHub:
         while len(self._over) > self.tail_matches:
             self._over.popitem(last=False)
         for sub in self._subs.pop(key, []):
-            if self._offer(sub, message):
+            if self._offer(sub, (message,)):
                 sub.done = True
             self._count -= 1
             self._wake(sub)
@@ -340,12 +375,10 @@ class LiveHub:
 
     def _send(self, subs: Sequence[Subscriber], *messages: str) -> None:
         for sub in list(subs):
-            for message in messages:
-                if not self._offer(sub, message):
-                    break
+            self._offer(sub, messages)
             self._wake(sub)
 
-    def _offer(self, sub: Subscriber, message: str) -> bool:
+    def _offer(self, sub: Subscriber, batch: tuple[str, ...]) -> bool:
         """Queue a message; a subscriber whose queue is full is dropped instead."""
         if sub.dropped:
             return False
@@ -354,7 +387,7 @@ class LiveHub:
             sub.items.clear()
             self._remove(sub)
             return False
-        sub.items.append(message)
+        sub.items.append(batch)
         return True
 
     def _remove(self, sub: Subscriber) -> None:

@@ -147,12 +147,14 @@ class Remote:
 
 
 class LiveGames(Protocol):
-    """The spectators' side of a server (:class:`cardcli.arena.live.LiveHub`): whether anyone
-    watches, and the events of each match in progress, named ``UNIT-ROTATION``."""
+    """The spectators' side of a server (:class:`cardcli.arena.live.LiveHub`): how much of each
+    match in progress is watched, named ``UNIT-ROTATION``, and what its worker told of it."""
 
-    def watched(self) -> bool: ...
+    def level(self, key: str) -> int: ...
 
     def publish(self, key: str, info: Mapping[str, Any], events: Sequence[Wire]) -> None: ...
+
+    def summary(self, key: str, info: Mapping[str, Any], lines: Sequence[str]) -> None: ...
 
     def ended(self, key: str) -> None: ...
 
@@ -171,11 +173,19 @@ class _Watch:
     entrants: dict[int, EntrantRow]
     game: tuple[str, str]
 
-    def events(self, match: MatchPlan, events: Sequence[Wire]) -> None:
+    def level(self, match: MatchPlan) -> int:
+        return self.live.level(live_key(self.slots[match.index]))
+
+    def info(self, match: MatchPlan) -> dict[str, Any]:
         slot = self.slots[match.index]
-        info = {"id": live_key(slot), "unit": slot.unit.id, "rotation": slot.rotation, "game": self.game[0],
+        return {"id": live_key(slot), "unit": slot.unit.id, "rotation": slot.rotation, "game": self.game[0],
                 "variant": self.game[1], "seats": [self.entrants[e].name for e in slot.entrants]}
-        self.live.publish(live_key(slot), info, events)
+
+    def events(self, match: MatchPlan, events: Sequence[Wire]) -> None:
+        self.live.publish(live_key(self.slots[match.index]), self.info(match), events)
+
+    def summary(self, match: MatchPlan, lines: Sequence[str]) -> None:
+        self.live.summary(live_key(self.slots[match.index]), self.info(match), lines)
 
     def ended(self, match: MatchPlan) -> None:
         self.live.ended(live_key(self.slots[match.index]))
@@ -190,10 +200,8 @@ class Service:
                  hidden: Sequence[str] = (), live: LiveGames | None = None):
         self.store = store
         self.live = live
-        """The live games' hub, told the events of the matches in progress while anyone
-        watches (this machine's workers only: a cluster's matches are not watched live)."""
-        if live is not None and isinstance(executor, Workers):
-            executor.watch(live.watched)
+        """The live games' hub, told of the matches in progress as much as they are watched
+        (this machine's workers only: a cluster's matches are not watched live)."""
         self.hidden = tuple(hidden)
         """The arena's own paths, which no bot may see (:func:`batch`)."""
         self.kind = kind

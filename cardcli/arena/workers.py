@@ -11,13 +11,17 @@ exactly as a tournament's workers do (:func:`cardcli.tournament.worker.run_one` 
 :class:`~cardcli.tournament.worker.BotPool`), keeping bots alive while consecutive matches
 share a configuration.
 
-A worker also tells the server the public and private events of the match it is playing,
-for the spectators of live games (:mod:`cardcli.arena.live`), but only while someone watches:
-a flag in shared memory, which the server sets, says so. Unwatched, a worker keeps the
-current deal's events in a list (the cost of a list's ``extend`` per move) and sends nothing;
-once watched, it sends what it kept, then each move's events as they come, as
-:class:`LiveEvents` messages on its pipe between its results. What spectators may see of
-them is decided in the server (the leak rule), never here.
+A worker also tells the server about the match it is playing, for the spectators of live
+games (:mod:`cardcli.arena.live`), as much as is watched: a number in shared memory per
+worker, which the server sets at each :meth:`Workers.pump` from the spectators of that
+worker's match, says how much (:data:`QUIET`, :data:`LISTED`, :data:`WATCHED`). Whatever it
+says, a worker keeps the current deal's events in a list (a list's ``extend`` per move); a
+listed match sends only its deals' starts and running totals (:class:`LiveSummary`, two
+lines a deal), and a watched one what it kept, then every event as it comes, in batches of
+at most :data:`BATCH` seconds (:class:`LiveEvents`), on its pipe between its results. So a
+spectator of one match costs the other matches nothing, and a match played by fast bots
+costs a message per batch rather than per move. What spectators may see of the events is
+decided in the server (the leak rule), never here.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ import multiprocessing.connection
 import multiprocessing.sharedctypes
 import signal
 import sys
+import threading
+import time
 from collections import deque
 from typing import Any, Callable, Protocol, Sequence, cast
 
@@ -41,6 +47,13 @@ from ..tournament.worker import BotPool, Finished, run_one
 
 IN_FLIGHT = 2
 """Matches handed to a worker ahead of its results, as the tournament's workers are fed."""
+QUIET, LISTED, WATCHED = 0, 1, 2
+"""How much of its match a worker tells: nothing (nobody watches), its deals and totals (the
+list of live games is watched), every event (the match itself is)."""
+BATCH = 0.05
+"""Seconds a watched match's events may wait to be sent with the next ones."""
+SUMMARY = ("deal", "totals")
+"""The public events a listed match sends: enough for the list of live games."""
 
 MayStart = Callable[[MatchPlan, Sequence[MatchPlan]], bool]
 """Whether a match may start while the given matches are under way."""
@@ -69,27 +82,52 @@ class LiveEvents:
     events: tuple[Wire, ...]
 
 
+@attrs.frozen
+class LiveSummary:
+    """The public deal starts and running totals of the match a worker is playing, for the list
+    of live games (:data:`SUMMARY`)."""
+
+    lines: tuple[str, ...]
+
+
 class LiveSink(Protocol):
     """Where :meth:`Workers.pump` sends what the workers tell of the matches in progress (the
     server's hub of live games, through its :class:`Job`)."""
 
+    def level(self, match: MatchPlan) -> int:
+        """How much of the match is watched: :data:`QUIET`, :data:`LISTED` or :data:`WATCHED`."""
+
     def events(self, match: MatchPlan, events: Sequence[Wire]) -> None: ...
+
+    def summary(self, match: MatchPlan, lines: Sequence[str]) -> None: ...
 
     def ended(self, match: MatchPlan) -> None:
         """The match is over (finished, not playable, or its worker died: it is played again
         from its start, as a new match in progress)."""
 
 
-class _Forward:
-    """A worker's listener of the referee's events: keeps the current deal's events while
-    nobody watches (a match's first message then shows its deal from its start), and sends
-    them on once the server's flag says someone does. The list is cut at each deal's start, so
-    it never holds more than a deal."""
+def _wire(events: Sequence[Event]) -> tuple[Wire, ...]:
+    return tuple((e.line(), None if e.audience is None else tuple(sorted(e.audience))) for e in events)
 
-    def __init__(self, conn: multiprocessing.connection.Connection, watching: Any):
+
+class _Forward:
+    """A worker's listener of the referee's events, and the one sender on its pipe. It keeps the
+    current deal's events whatever is watched (a match's first message then shows its deal
+    from its start, and the list is cut at each deal's start, so it never holds more than a
+    deal); it sends according to the server's number (``level``). A watched match's events
+    are sent by a thread of their own, :data:`BATCH` seconds after the first of them, so that
+    a move is shown within that time however long the next bot thinks; everything goes
+    through one lock, and :meth:`send` flushes what is waiting before a result, so that a
+    match's events always reach the server before its result."""
+
+    def __init__(self, conn: multiprocessing.connection.Connection, level: Any):
         self.conn = conn
-        self.watching = watching
+        self.level = level
         self.kept: list[Event] = []
+        self.waiting: list[Event] = []
+        self.lock = threading.Lock()
+        self.due = threading.Event()
+        self.thread: threading.Thread | None = None
 
     def __call__(self, events: Sequence[Event]) -> None:
         if not events:
@@ -97,24 +135,57 @@ class _Forward:
         if events[0].kind == "deal" and events[0].audience is None:
             self.kept.clear()
         self.kept.extend(events)
-        if self.watching.value:
-            kept, self.kept = self.kept, []
-            wire = tuple((e.line(), None if e.audience is None else tuple(sorted(e.audience))) for e in kept)
-            self.conn.send(LiveEvents(wire))
+        level = self.level.value
+        if level == WATCHED:
+            with self.lock:
+                self.waiting += self.kept
+            self.kept = []
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._batches, name="cardcli-live", daemon=True)
+                self.thread.start()
+            self.due.set()
+        elif level == LISTED and (events[0].kind in SUMMARY or events[-1].kind in SUMMARY):
+            # a deal's events start with its deal line, and its totals end its last move's
+            lines = tuple(e.line() for e in events if e.kind in SUMMARY and e.audience is None)
+            if lines:
+                with self.lock:
+                    self.conn.send(LiveSummary(lines))
 
-    def reset(self) -> None:
-        self.kept = []
+    def _batches(self) -> None:
+        while True:
+            self.due.wait()
+            time.sleep(BATCH)  # gather the events of the moves made meanwhile
+            self.due.clear()
+            try:
+                self.flush()
+            except (BrokenPipeError, ConnectionResetError, OSError):
+                return
+
+    def flush(self) -> None:
+        with self.lock:
+            if self.waiting:
+                waiting, self.waiting = self.waiting, []
+                self.conn.send(LiveEvents(_wire(waiting)))
+
+    def send(self, outcome: Any) -> None:
+        """Send a match's result, after its events, and forget the match."""
+        with self.lock:
+            if self.waiting:
+                self.conn.send(LiveEvents(_wire(self.waiting)))
+            self.waiting = []
+            self.kept = []
+            self.conn.send(outcome)
 
 
-def _work(conn: multiprocessing.connection.Connection, watching: Any = None) -> None:
+def _work(conn: multiprocessing.connection.Connection, level: Any) -> None:
     """A worker: play each ``(config, match)`` sent until ``None`` or the end of the pipe; the
-    bots of one configuration are kept alive for the next match of the same one. ``watching``
-    is the server's flag: while it is set, the match's events are sent as they come."""
+    bots of one configuration are kept alive for the next match of the same one. ``level`` is
+    the server's number that says how much of the match is watched (:class:`_Forward`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     pool: BotPool | None = None
     current: Config | None = None
-    forward = None if watching is None else _Forward(conn, watching)
+    forward = _Forward(conn, level)
     try:
         while True:
             try:
@@ -134,10 +205,8 @@ def _work(conn: multiprocessing.connection.Connection, watching: Any = None) -> 
                 outcome = Unplayable(match.index, str(err))
             except (BrokenPipeError, ConnectionResetError):  # a live message found the pipe closed
                 break
-            if forward is not None:
-                forward.reset()
             try:
-                conn.send(outcome)
+                forward.send(outcome)
             except (BrokenPipeError, ConnectionResetError):
                 break
     finally:
@@ -178,11 +247,9 @@ class Workers(Executor):
     def __init__(self, jobs: int):
         self.jobs = max(1, jobs)
         self._context = multiprocessing.get_context("forkserver")
-        self._watching = self._context.RawValue("b", 0)
-        """Set while someone watches the live games: the workers then send their matches'
-        events (:class:`_Forward`). Shared memory, so that it costs the workers nothing to
-        read at every move."""
-        self._watched: Callable[[], bool] = lambda: False
+        self._levels: list[Any] = []
+        """Each worker's number in shared memory: how much of its match is watched
+        (:class:`_Forward`), read by the worker at every move for next to nothing."""
         self._workers: list[multiprocessing.process.BaseProcess] = []
         self._ends: list[multiprocessing.connection.Connection] = []
         self._in_flight: list[deque[_Queued]] = []
@@ -195,7 +262,11 @@ class Workers(Executor):
 
     def _add(self, at: int | None = None) -> None:
         parent_end, child_end = self._context.Pipe()
-        worker = self._context.Process(target=_work, args=(child_end, self._watching), daemon=True,
+        if at is None:
+            self._levels.append(self._context.RawValue("b", QUIET))
+        level = self._levels[len(self._levels) - 1 if at is None else at]
+        level.value = QUIET
+        worker = self._context.Process(target=_work, args=(child_end, level), daemon=True,
                                        name="cardcli-arena-worker")
         worker.start()
         child_end.close()
@@ -206,11 +277,6 @@ class Workers(Executor):
         else:
             self._workers[at], self._ends[at] = worker, parent_end
             self._in_flight[at] = deque()
-
-    def watch(self, watched: Callable[[], bool]) -> None:
-        """Ask ``watched()`` at every :meth:`pump` whether anyone watches the live games: the
-        workers send the events of their matches while it says so."""
-        self._watched = watched
 
     @property
     def waiting(self) -> int:
@@ -279,7 +345,7 @@ class Workers(Executor):
         first, None: until one), hand each outcome to its job, and feed the workers again."""
         if not self.busy:
             return
-        self._watching.value = 1 if self._watched() else 0
+        self._set_levels()
         watched: dict[Any, int] = {end: k for k, end in enumerate(self._ends)}
         watched.update({w.sentinel: k for k, w in enumerate(self._workers)})
         for ready in multiprocessing.connection.wait(list(watched), timeout):
@@ -287,14 +353,14 @@ class Workers(Executor):
             end = self._ends[k]
             if ready is end:
                 try:
-                    outcome = cast("Finished | Unplayable | LiveEvents", end.recv())
+                    outcome = cast("Finished | Unplayable | LiveEvents | LiveSummary", end.recv())
                 except (EOFError, ConnectionResetError, OSError):
                     continue  # the worker died: its sentinel says so
                 self._deliver(k, outcome)
             elif not self._workers[k].is_alive():
                 while end.poll():
                     try:
-                        outcome = cast("Finished | Unplayable | LiveEvents", end.recv())
+                        outcome = cast("Finished | Unplayable | LiveEvents | LiveSummary", end.recv())
                     except (EOFError, ConnectionResetError, OSError):
                         break
                     self._deliver(k, outcome)
@@ -305,13 +371,27 @@ class Workers(Executor):
                 self._add(k)
                 break  # the watched objects changed
         self._feed_all()
+        self._set_levels()
 
-    def _deliver(self, k: int, outcome: Finished | Unplayable | LiveEvents) -> None:
-        if isinstance(outcome, LiveEvents):
+    def _set_levels(self) -> None:
+        """Tell each worker how much of its match is watched (the first of its matches in
+        flight, the one it plays or is about to)."""
+        for k, flight in enumerate(self._in_flight):
+            level = QUIET
+            if flight and flight[0].job.live is not None:
+                level = flight[0].job.live.level(flight[0].match)
+            if self._levels[k].value != level:
+                self._levels[k].value = level
+
+    def _deliver(self, k: int, outcome: Finished | Unplayable | LiveEvents | LiveSummary) -> None:
+        if isinstance(outcome, (LiveEvents, LiveSummary)):
             if self._in_flight[k]:
                 playing = self._in_flight[k][0]
                 if playing.job.live is not None:
-                    playing.job.live.events(playing.match, outcome.events)
+                    if isinstance(outcome, LiveEvents):
+                        playing.job.live.events(playing.match, outcome.events)
+                    else:
+                        playing.job.live.summary(playing.match, outcome.lines)
             return
         queued = self._in_flight[k].popleft()
         _ended(queued)
@@ -343,5 +423,5 @@ class Workers(Executor):
                 worker.kill()
         for end in self._ends:
             end.close()
-        self._workers, self._ends, self._in_flight = [], [], []
+        self._workers, self._ends, self._in_flight, self._levels = [], [], [], []
         self._queue.clear()
