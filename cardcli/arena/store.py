@@ -119,6 +119,14 @@ class MatchOutcome:
     """The seats that faulted."""
 
 
+SQLITE_CACHE_KIB = 2000
+"""The most each SQLite connection keeps of the database in its page cache (SQLite's own
+default, said here because it is what a server's memory grows to as the database outgrows
+it): a server holds a few connections (its loop, the lease keeper, the API's threads), at
+most the engine's pool of 15, so SQLite's share of its memory has a ceiling whatever the
+season's length (``benchmarks/arena_memory.py`` measures it)."""
+
+
 def engine_for(url: str) -> Engine:
     """An engine for ``url``: SQLite waits for a busy database rather than failing at once and
     keeps foreign keys; PostgreSQL goes through psycopg 3."""
@@ -136,6 +144,7 @@ def engine_for(url: str) -> Engine:
                 # durable across a crash of any process (the operating system has each commit);
                 # only a power cut can lose the last commits, never consistency (docs/arena.md)
                 cursor.execute("PRAGMA synchronous=NORMAL")
+                cursor.execute(f"PRAGMA cache_size=-{SQLITE_CACHE_KIB}")
                 cursor.close()
 
             return engine
