@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from cardcli.arena import schema, secrets
+from cardcli.arena import history, schema, secrets
 from cardcli.arena.config import ArenaConfig
 from cardcli.arena.store import HEAD, EntrantKind, Store, engine_for, migrate, revision
 from cardcli.errors import UsageError
@@ -207,6 +207,50 @@ def test_a_database_of_the_first_schema_is_upgraded_with_its_data(db: str) -> No
     assert store.replace_program("old", "heuristic") == 1
     assert (store.entrant("old").spec, store.entrant("old").generation) == ("heuristic", 1)
     store.close()
+
+
+def test_a_database_of_the_second_schema_is_upgraded_and_keeps_a_ratings_history(db: str) -> None:
+    """A season begun before the ratings' history: upgraded with its rows, then each save of
+    the standings adds the points of the versions whose rating moved."""
+    engine = engine_for(db)
+    with engine.begin() as conn:
+        migrate(conn, "0002")
+        conn.execute(sa.text("INSERT INTO arena (id, config, created) VALUES (1, :c, 0)"), {"c": CONFIG.dumps()})
+        conn.execute(sa.text("INSERT INTO entrants (name, kind, spec, options, enabled, created, generation) "
+                             "VALUES ('old', 'program', 'random', '{}', true, 0, 2)"))
+    engine.dispose()
+    with pytest.raises(UsageError, match="at schema 0002.*arena upgrade"):
+        Store.open(db)
+    assert Store.upgrade(db) == ("0002", HEAD)
+    store = Store.open(db)
+    try:
+        assert [(e.name, e.generation) for e in store.entrants()] == [("old", 2)]
+        version = store.version_id(store.entrant("old").id, "1.0")
+        def table(mu: float, matches: int = 3) -> dict[str, object]:
+            return {"matches": matches, "rows": [{"version_id": version, "rating": mu, "rating_ci": 3.92,
+                                                  "matches": matches}]}
+        store.save_standings(table(25.0, 0), 0, now=100.0)  # not played yet: no point
+        store.save_standings(table(26.0), 3, now=200.0)
+        store.save_standings(table(27.0), 4, now=210.0)  # too soon after the last point
+        store.save_standings(table(26.0), 5, now=300.0)  # unchanged since the last point
+        store.save_standings(table(28.0), 6, now=400.0)
+        assert history.read(store.engine, [version]) == {version: [(200.0, 26.0, 2.0), (400.0, 28.0, 2.0)]}
+        assert store.standings_stamp() == (400.0, 6)
+    finally:
+        store.close()
+
+
+def test_the_ratings_history_is_halved_when_a_version_has_too_many_points(store: Store) -> None:
+    entrant = store.add_entrant("e", EntrantKind.PROGRAM, "random")
+    version = store.version_id(entrant, "1")
+    for n in range(history.KEPT + 1):
+        store.save_standings({"rows": [{"version_id": version, "rating": float(n), "rating_ci": 1.96,
+                                        "matches": 1}]}, n, now=1000.0 + n * history.EVERY)
+    points = history.read(store.engine, [version])[version]
+    assert len(points) == history.KEPT // 2 + 1
+    assert points[0][1] == 0.0 and points[-1][1] == float(history.KEPT)
+    assert [p[1] for p in points] == sorted(p[1] for p in points)
+    assert len({round(b[1] - a[1]) for a, b in zip(points, points[1:])}) == 1  # evenly thinned
 
 
 def test_only_a_program_entrant_s_program_is_replaced(store: Store) -> None:

@@ -109,3 +109,15 @@ standings = sa.Table(
 """The latest standings, computed from the rated records by the tournament's own table
 (:func:`cardcli.tournament.results.tabulate`) after matches are stored: the API reads this row
 instead of folding every record on every request."""
+
+rating_history = sa.Table(
+    "rating_history", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("version_id", sa.Integer, sa.ForeignKey("versions.id"), nullable=False),
+    sa.Column("time", sa.Float, nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Index("rating_history_by_version", "version_id", "time"),
+)
+"""Each version's rating (mu, sigma) over time, written as the standings are saved: what the
+standings page draws its chart from. Bounded per version (:meth:`.Store.save_standings`)."""

@@ -29,11 +29,11 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from ..errors import UsageError
-from . import schema
+from . import history, schema
 from ..tournament.schedule import deal_set_seed
 from .config import ArenaConfig
 
-HEAD = "0002"
+HEAD = "0003"
 """The newest migration (:mod:`.migrations`): a database at another one is upgraded with
 ``cardcli arena upgrade``, never silently."""
 
@@ -625,11 +625,22 @@ class Store:
     # -- standings ------------------------------------------------------------------------------
 
     def save_standings(self, table: dict[str, Any], matches: int, now: float | None = None) -> None:
+        """Save the latest standings and, in the same transaction, the points of the ratings'
+        history they call for (:mod:`.history`, which keeps it bounded)."""
         t = schema.standings
+        now = time.time() if now is None else now
         with self.engine.begin() as conn:
             conn.execute(t.delete())
-            conn.execute(t.insert().values(id=1, matches=matches, table=json.dumps(table),
-                                           computed=time.time() if now is None else now))
+            conn.execute(t.insert().values(id=1, matches=matches, table=json.dumps(table), computed=now))
+            history.record(conn, table, now)
+
+    def standings_stamp(self) -> tuple[float, int] | None:
+        """When the latest standings were saved and how many matches they fold, or None
+        before the first: what a watcher of the standings polls, without reading the table."""
+        t = schema.standings
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(t.c.computed, t.c.matches).where(t.c.id == 1)).first()
+        return None if row is None else (float(row.computed), int(row.matches))
 
     def standings(self) -> dict[str, Any] | None:
         """The latest standings computed, or None before the first."""
