@@ -34,14 +34,17 @@ import socket
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Sequence
 
 import uvicorn
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.middleware import Middleware
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from ..errors import UsageError
@@ -188,18 +191,18 @@ class Api:
                 raise error(404, f"no entrant named {entrant}") from None
         page = (self.store.matches(limit, after) if entrant is None
                 else self.store.entrant_matches(entrant, limit, after))
-        return answer(dumps({"matches": self._summaries(page),
+        return answer(dumps({"matches": self.summaries(page),
                              "next_after": page[-1].id if len(page) == limit else None}))
 
     def match(self, request: Request) -> Response:
-        match_id = _match_id(request.path_params["id"])
+        match_id = match_id_of(request.path_params["id"])
         found = self.store.matches(1, after=match_id + 1) if match_id <= ID_MAX else []
         if not found or found[0].id != match_id:
             raise error(404, f"no match {match_id}")
-        return answer(dumps(self._summaries(found)[0]))
+        return answer(dumps(self.summaries(found)[0]))
 
     def record(self, request: Request) -> Response:
-        match_id = _match_id(request.path_params["id"])
+        match_id = match_id_of(request.path_params["id"])
         line = self.store.record_line(match_id) if match_id <= ID_MAX else None
         if line is None:
             raise error(404, f"no match {match_id}")
@@ -221,7 +224,7 @@ class Api:
                     self._outcomes.popitem(last=False)
         return known
 
-    def _summaries(self, page: list[StoredMatch]) -> list[dict[str, Any]]:
+    def summaries(self, page: list[StoredMatch]) -> list[dict[str, Any]]:
         outcomes = self.outcomes([m.id for m in page])
         named = self.versions.named({v for m in page for v in m.seating})
         out = []
@@ -245,16 +248,27 @@ class Api:
         return answer(dumps(OPENAPI))
 
 
-def _match_id(text: str) -> int:
+def match_id_of(text: str) -> int:
     """The path's match id; 400 for what is not one."""
     if not text.isascii() or not text.isdigit() or len(text) > 30:
         raise error(400, "a match id is a positive integer")
     return int(text)
 
 
-def make_app(store: Store) -> Starlette:
-    """The API over ``store``: GET and HEAD only, JSON always (errors too)."""
+def make_app(store: Store, presence: Callable[[str], str | None] | None = None,
+             more: Sequence[BaseRoute] = ()) -> Starlette:
+    """The API over ``store`` (GET and HEAD only, JSON always, errors too) and the web pages
+    (:mod:`.pages`: HTML, the standings pushed as they change by :mod:`.events`, the static
+    files they use). ``presence`` gives what the serving process knows of an entrant's
+    connection (``connected``, ``waiting``...), shown in the standings' state column; ``more``
+    are routes served beside them (the live games', :func:`.live.routes`). ``app.state.feed`` is the standings' feed, which :meth:`WebServer.stop` closes."""
+    from .events import Feed
+    from .markup import SecurityHeaders
+    from .pages import Pages
+
     api = Api(store)
+    pages = Pages(store, api, presence)
+    feed = Feed(pages.standings_fragment)
     routes: list[tuple[str, Callable[[Request], Response]]] = [
         ("/api/standings", api.standings),
         ("/api/entrants", api.entrants),
@@ -264,18 +278,47 @@ def make_app(store: Store) -> Starlette:
         ("/api/matches/{id}/record", api.record),
         ("/openapi.json", api.openapi),
     ]
-    return Starlette(routes=[Route(path, endpoint, methods=["GET"]) for path, endpoint in routes],
-                     exception_handlers={HTTPException: _http_error, 500: _server_error})
+    page_routes: list[tuple[str, Callable[[Request], Response]]] = [
+        ("/", pages.standings),
+        ("/entrants/{name}", pages.entrant),
+        ("/matches", pages.matches),
+        ("/matches/{id}", pages.match),
+    ]
+    app = Starlette(routes=[*(Route(path, endpoint, methods=["GET"]) for path, endpoint in routes + page_routes),
+                            Route("/events/standings", feed.endpoint, methods=["GET"]), *more,
+                            Mount("/static", StaticFiles(directory=STATIC), name="static")],
+                    middleware=[Middleware(SecurityHeaders)],
+                    exception_handlers={HTTPException: _http_error, 500: _server_error})
+    app.state.feed = feed
+    return app
+
+
+STATIC = Path(__file__).parent / "static"
+"""The pages' stylesheet and script (package data)."""
+
+
+def _is_api(request: Request) -> bool:
+    path = request.url.path
+    return path.startswith("/api/") or path == "/api" or path == "/openapi.json"
 
 
 def _http_error(request: Request, exc: Exception) -> Response:
-    """An HTTP error (a route's, or Starlette's 404 and 405, whose ``Allow`` is kept) as JSON."""
+    """An HTTP error (a route's, or Starlette's 404 and 405, whose ``Allow`` is kept): JSON
+    under ``/api``, a page of the arena elsewhere."""
     assert isinstance(exc, HTTPException)
+    if not _is_api(request):
+        from .pages import error_page
+
+        return error_page(exc.status_code, str(exc.detail), dict(exc.headers or {}))
     return answer(dumps({"error": exc.detail}), exc.status_code, dict(exc.headers or {}))
 
 
 def _server_error(request: Request, exc: Exception) -> Response:
-    """An unexpected failure (the database gone, say) as JSON that names no internals."""
+    """An unexpected failure (the database gone, say) that names no internals."""
+    if not _is_api(request):
+        from .pages import error_page
+
+        return error_page(500, "internal error")
     return answer(dumps({"error": "internal error"}), 500)
 
 
@@ -435,7 +478,8 @@ class WebServer:
     def start(self) -> None:
         """Listen, and return once uvicorn serves."""
         self._socket = _listen(self.host, self._asked)
-        config = uvicorn.Config(self.app, host=self.host, port=self.port, log_level="warning", lifespan="off")
+        config = uvicorn.Config(self.app, host=self.host, port=self.port, log_level="warning", lifespan="off",
+                                timeout_graceful_shutdown=2)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._socket]},
                                         name="arena-api", daemon=True)
@@ -448,7 +492,11 @@ class WebServer:
             time.sleep(0.01)
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop serving (the requests under way are finished first) and close the socket."""
+        """Stop serving (the requests under way are finished first, the event streams ended)
+        and close the socket."""
+        feed = getattr(getattr(self.app, "state", None), "feed", None)
+        if feed is not None:
+            feed.close()
         if self._server is not None:
             self._server.should_exit = True
         if self._thread is not None:

@@ -160,8 +160,9 @@ class SeasonTable:
             rows.append({**row, "entrant": version["name"], "version": version["label"], "version_id": version["id"],
                          "enabled": entrant.enabled, "disabled_reason": entrant.disabled_reason,
                          "next": _renamed(row.get("next"), versions)})
+        pairs = [_pair(pair.to_json()) for pair in table.pairs if pair.n]
         return {"matches": self.matches, "lower_is_better": table.lower_is_better, "rows": rows,
-                "order": results.ORDER if table.paired else results.ORDER_WITHOUT_PAIRS}
+                "order": results.ORDER if table.paired else results.ORDER_WITHOUT_PAIRS, "pairs": pairs}
 
 
 def standings(store: Store, kind: str = LADDER) -> dict[str, Any]:
@@ -178,3 +179,12 @@ def _renamed(comparison: dict[str, Any] | None, versions: dict[int, dict[str, An
         return None
     version = versions[int(comparison["entrant"])]
     return {**comparison, "entrant": version["name"], "version": version["label"], "version_id": version["id"]}
+
+
+def _pair(data: dict[str, Any]) -> dict[str, Any]:
+    """A paired duplicate result between two versions that met, by version id (``a``, ``b``,
+    ``better``): an entrant's page shows its results against every other version from these,
+    without folding anything."""
+    return {"a": int(data["a"]), "b": int(data["b"]), "n": data["n"], "mean": data["mean"], "ci": data["ci"],
+            "wins": data["wins"], "draws": data["draws"], "losses": data["losses"],
+            "better": None if data["better"] is None else int(data["better"])}
