@@ -102,6 +102,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_reaping": "process sandbox",
     "test_sandbox": "process sandbox slow",
     "test_viewer_browser": "process browser",
+    "test_arena_pages_browser": "process browser",
     "test_cluster": "process cluster slow",
     "test_arena_season": "process slow",
     "test_arena_sandbox": "process sandbox slow",
