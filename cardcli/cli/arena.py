@@ -291,7 +291,7 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
 
 
 def _serve_web(store: Store, web: str) -> WebServer:
-    """The HTTP API, serving in a thread of this process."""
+    """The web pages and the HTTP API, serving in a thread of this process."""
     from ..arena.api import WebServer, make_app
     from ..remote.hub import Address
 
@@ -299,7 +299,7 @@ def _serve_web(store: Store, web: str) -> WebServer:
     server = WebServer(make_app(store), address.host, address.port)
     server.start()
     host = f"[{address.host}]" if ":" in address.host else address.host
-    click.echo(f"arena: the API on http://{host}:{server.port}/api/standings", err=True)
+    click.echo(f"arena: the pages on http://{host}:{server.port}/ and the API at /api/standings", err=True)
     return server
 
 
