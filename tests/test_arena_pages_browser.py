@@ -3,18 +3,22 @@ own web server on loopback while a real ladder plays: the standings page changes
 are stored, without a reload; an entrant named ``<img src=x onerror=alert(1)>`` shows as text
 and runs nothing; no page loads anything from anywhere but the arena, or breaks its policy;
 the keyboard reaches every control; a link to a moment of a match opens the viewer there; and
-no page is wider than a phone."""
+no page is wider than a phone. Set ``CARDCLI_ARENA_SCREENSHOTS=docs`` to write the screenshots of
+``docs/arena.md`` (``docs/arena-<page>.png`` and ``-phone.png``) while the tests run."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+from pathlib import Path
 from typing import Any, Callable, Iterator
 from urllib.parse import quote
 
 import pytest
 
 from browser import PHONE, Browser, session
+from conftest import ROOT
 from cardcli.arena.api import WebServer, make_app
 from cardcli.arena.config import ArenaConfig
 from cardcli.arena.service import Policy, Service
@@ -214,13 +218,29 @@ def test_the_keyboard_reaches_every_control(arena: Arena, browser: Browser) -> N
     assert "/entrants/random" in seen, seen
 
 
+SHOTS = ("standings", "entrant", "entrant-markup", "matches", "matches-filtered", "match")
+"""The screenshots' names, one per page of :func:`_pages`."""
+
+
+def _screenshot(browser: Browser, name: str) -> None:
+    """Write ``docs/arena-<name>.png`` when ``CARDCLI_ARENA_SCREENSHOTS`` names a folder."""
+    folder = os.environ.get("CARDCLI_ARENA_SCREENSHOTS")
+    if folder:
+        browser.screenshot((ROOT / folder if not Path(folder).is_absolute() else Path(folder)) / f"arena-{name}.png")
+
+
 def test_no_page_is_wider_than_a_phone(arena: Arena, browser: Browser) -> None:
     _played(arena)
+    for path, name in zip(_pages(arena), SHOTS):
+        browser.open(arena.url + path)
+        _screenshot(browser, name)
     try:
         browser.viewport(*PHONE, mobile=True)
-        for path in _pages(arena)[:5]:
+        for path, name in zip(_pages(arena), SHOTS):
             browser.open(arena.url + path)
-            width = browser.js("return document.documentElement.scrollWidth")
-            assert width <= PHONE[0], (path, width)
+            _screenshot(browser, f"{name}-phone")
+            if name != "match":  # the viewer's own layout, tested by its own tests
+                width = browser.js("return document.documentElement.scrollWidth")
+                assert width <= PHONE[0], (path, width)
     finally:
         browser.desktop()

@@ -177,7 +177,7 @@ class Pages:
                 f'<td class="num">{int(r["matches"]) if r else 0}</td>'
                 f'<td class="num">{_fault_rate(r) if r else ""}</td></tr>')
         parts.append(table(("Version", "First seen", "Rank", "Rating (95%)", "Games", "Faults"), version_rows,
-                           "its versions, newest first"))
+                           "Its versions, newest first"))
         parts.append('<h2>Against the others</h2><p class="note">Paired duplicate results: the mean difference '
                      'per deal from the same cards in the same seat, with its 95% interval, from this version\'s '
                      'side (more is better for it).</p>')
@@ -204,7 +204,7 @@ class Pages:
                 f'<td class="num">{wins}-{pair["draws"]}-{losses}</td><td class="verdict {verdict.split()[0]}">'
                 f'{verdict}</td></tr>')
         parts.append(table(("Its version", "Against", "Deals", "Difference per deal", "W-D-L", "Verdict"),
-                           pair_rows, "paired results against every other version met"))
+                           pair_rows, "Paired results against every other version it met"))
         recent = self.store.entrant_matches(row.name, RECENT_MATCHES)
         summaries = self.api.summaries(recent)
         parts.append('<h2>Recent matches</h2>')
@@ -222,7 +222,7 @@ class Pages:
                         f'<td class="num">{esc(fault.get("deal", ""))}</td><td class="num">{esc(fault.get("move", ""))}'
                         '</td></tr>')
         parts.append('<h2>Faults in its recent matches</h2>')
-        parts.append(table(("Match", "Kind", "Why", "Deal", "Move"), fault_rows, "its faults, with their reasons"))
+        parts.append(table(("Match", "Kind", "Why", "Deal", "Move"), fault_rows, "Its faults, with their reasons"))
         parts.append(f'<p><a href="/matches?{urlencode({"entrant": row.name})}">All its matches</a></p>')
         return page(row.name, "".join(parts))
 
@@ -345,7 +345,7 @@ class Pages:
                         f'{m["id"]}</a></th><td>{when(m["finished"])}</td><td><ol class="seats" start="0">'
                         f'{"".join(seats)}</ol></td><td>{esc(m["status"] or "")}</td>'
                         f'<td>{"rated" if m["rated"] else "not rated"}</td></tr>')
-        return table(("Match", "Finished", "Seats (from seat 0)", "Status", "Rated"), rows, "matches, newest first",
+        return table(("Match", "Finished", "Seats (from seat 0)", "Status", "Rated"), rows, "Matches, newest first",
                      "matches")
 
     # -- one match ------------------------------------------------------------------------------
