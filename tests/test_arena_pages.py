@@ -307,3 +307,15 @@ def test_watchers_beyond_the_limit_are_refused_and_a_stop_ends_every_stream(stor
                 assert list(lines) == []  # the stream ended with the server
     finally:
         server.stop()
+
+
+def test_serve_shows_a_remote_entrant_connected_or_waiting_from_its_listener() -> None:
+    from cardcli.arena.pages import listener_presence
+    from cardcli.remote.hub import Address, Listener
+
+    listener = Listener(Address("127.0.0.1", 0), {"alice": "hash"}, {"alice": 2})
+    presence = listener_presence(listener)
+    assert presence("alice") == "waiting for its bot"
+    assert presence("house") is None  # a program entrant: always available
+    listener._live["alice"] = 2  # two connections held, as the listener counts them
+    assert presence("alice") == "connected (2)"

@@ -21,7 +21,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from typing import AbstractSet, Any, Callable, Sequence
+from typing import AbstractSet, Any, Callable, Protocol, Sequence
 from urllib.parse import quote, urlencode
 
 from starlette.exceptions import HTTPException
@@ -39,6 +39,30 @@ from .store import Store
 Presence = Callable[[str], "str | None"]
 """An entrant's name → what the serving process knows of its connection (``connected``,
 ``waiting``...), or None when it knows nothing (a program entrant, or no listener)."""
+
+
+
+class Connections(Protocol):
+    """What :func:`listener_presence` reads of a listener (:class:`cardcli.remote.hub.Listener`)."""
+
+    tokens: dict[str, str]
+
+    def sessions(self, name: str) -> int: ...
+
+
+def listener_presence(listener: Connections) -> Presence:
+    """The presence of the remote entrants a listener admits: ``connected`` with the number of
+    its bot's connections, or ``waiting for its bot`` (it is scheduled only while connected);
+    None for any other entrant (a program is always available)."""
+
+    def presence(name: str) -> str | None:
+        if name not in listener.tokens:
+            return None
+        count = listener.sessions(name)
+        return f"connected ({count})" if count else "waiting for its bot"
+
+    return presence
+
 
 PAGE = 50
 """Matches in a page of ``/matches``."""

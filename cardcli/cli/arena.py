@@ -267,7 +267,7 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
         executor = Workers(jobs)
         executor.start()  # before any thread of this process: see cardcli.arena.workers
     remote = _listen(store, listen, cert, key_path, connections, connect_time) if listen is not None else None
-    api = _serve_web(store, web) if web is not None else None
+    api = _serve_web(store, web, remote) if web is not None else None
     service = Service(store, executor, Policy(lease=lease), jobs=jobs, remote=remote,
                       report=None if quiet else (lambda text: click.echo(text)), hidden=_own_paths(directory))
     signal.signal(signal.SIGTERM, _terminated)
@@ -290,13 +290,16 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
         store.close()
 
 
-def _serve_web(store: Store, web: str) -> WebServer:
-    """The web pages and the HTTP API, serving in a thread of this process."""
+def _serve_web(store: Store, web: str, remote: Remote | None = None) -> WebServer:
+    """The web pages and the HTTP API, serving in a thread of this process; the pages show
+    whether each remote entrant's bot is connected to ``remote``'s listener."""
     from ..arena.api import WebServer, make_app
+    from ..arena.pages import listener_presence
     from ..remote.hub import Address
 
     address = Address.parse(web, "--web")
-    server = WebServer(make_app(store), address.host, address.port)
+    presence = listener_presence(remote.listener) if remote is not None else None
+    server = WebServer(make_app(store, presence), address.host, address.port)
     server.start()
     host = f"[{address.host}]" if ":" in address.host else address.host
     click.echo(f"arena: the pages on http://{host}:{server.port}/ and the API at /api/standings", err=True)
