@@ -236,6 +236,8 @@ def test_a_match_page_is_the_replay_viewer_under_its_own_policy(played: Store, s
 
 
 def test_the_stream_sends_the_standings_and_again_when_they_change(played: Store, site: httpx.Client) -> None:
+    head = site.head("/events/standings")
+    assert head.status_code == 200 and head.headers["content-type"].startswith("text/event-stream")
     with site.stream("GET", "/events/standings") as stream:
         assert stream.status_code == 200
         assert stream.headers["content-type"].startswith("text/event-stream")

@@ -93,7 +93,10 @@ class Feed:
         return len(self._subscribers)
 
     async def endpoint(self, request: Request) -> Response:
-        """The stream: the current fragment at once, then every change."""
+        """The stream: the current fragment at once, then every change (HEAD: its headers
+        only, no subscriber)."""
+        if request.method == "HEAD":
+            return Response(b"", 200, {**HEADERS, "X-Accel-Buffering": "no"}, "text/event-stream; charset=utf-8")
         if self._closed.is_set() or len(self._subscribers) >= self.most:
             return Response("too many watchers; try again soon\n", 503,
                             {**HEADERS, "Retry-After": "10"}, "text/plain; charset=utf-8")
