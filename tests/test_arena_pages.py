@@ -321,3 +321,18 @@ def test_serve_shows_a_remote_entrant_connected_or_waiting_from_its_listener() -
     assert presence("house") is None  # a program entrant: always available
     listener._live["alice"] = 2  # two connections held, as the listener counts them
     assert presence("alice") == "connected (2)"
+
+
+def test_the_navigation_names_the_live_games_where_they_are_served(store: Store) -> None:
+    from cardcli.arena.live import LiveHub, routes
+
+    with serving(store) as site:
+        assert 'href="/live"' not in _page(site.get("/"))
+    hub = LiveHub()
+    try:
+        with serving(store, more=routes(hub)) as site:
+            for path in ("/", "/matches"):
+                assert '<a href="/live">Live games</a>' in _page(site.get(path)), path
+            assert site.get("/live").status_code == 200
+    finally:
+        hub.close()

@@ -265,11 +265,12 @@ def make_app(store: Store, presence: Callable[[str], str | None] | None = None,
     connection (``connected``, ``waiting``...), shown in the standings' state column; ``more``
     are routes served beside them (the live games', :func:`.live.routes`). ``app.state.feed`` is the standings' feed, which :meth:`WebServer.stop` closes."""
     from .events import Feed
-    from .markup import SecurityHeaders
+    from .markup import LIVE, NAV, SecurityHeaders
     from .pages import Pages
 
     api = Api(store)
-    pages = Pages(store, api, presence)
+    live = any(getattr(route, "path", None) == LIVE[0] for route in more)
+    pages = Pages(store, api, presence, (*NAV, LIVE) if live else NAV)
     feed = Feed(pages.standings_fragment)
     routes: list[tuple[str, Callable[[Request], Response]]] = [
         ("/api/standings", api.standings),

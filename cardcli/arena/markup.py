@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 import time
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from starlette.responses import HTMLResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -44,13 +44,16 @@ def when(epoch: float | None) -> str:
 
 
 NAV = (("/", "Standings"), ("/matches", "Matches"))
+"""The navigation's links; :data:`LIVE` joins them where the live games are served."""
+LIVE = ("/live", "Live games")
 
 
-def page(title: str, body: str, current: str = "", status: int = 200) -> Response:
+def page(title: str, body: str, current: str = "", status: int = 200,
+         nav: Sequence[tuple[str, str]] = NAV) -> Response:
     """A whole page: ``body`` (markup made here, its texts escaped) in the arena's frame."""
     current_mark = ' aria-current="page"'
     links = "".join(f'<a href="{href}"{current_mark if href == current else ""}>{esc(text)}</a>'
-                    for href, text in NAV)
+                    for href, text in nav)
     text = f"""<!DOCTYPE html>
 <html lang="en">
 <head>

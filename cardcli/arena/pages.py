@@ -33,7 +33,7 @@ from ..errors import CardcliError
 from . import history, queries
 from .api import ID_MAX, RECENT_MATCHES, Api, integer, match_id_of
 from .chart import LINES, chart
-from .markup import HEADERS, esc, page, table, when
+from .markup import HEADERS, NAV, esc, page, table, when
 from .store import Store
 
 Presence = Callable[[str], "str | None"]
@@ -80,7 +80,10 @@ FAULTS = ("with", "without")
 class Pages:
     """The pages over one store (one instance per app)."""
 
-    def __init__(self, store: Store, api: Api, presence: Presence | None = None):
+    def __init__(self, store: Store, api: Api, presence: Presence | None = None,
+                 nav: Sequence[tuple[str, str]] = NAV):
+        self.nav = nav
+        """The navigation's links (with the live games' where they are served)."""
         self.store = store
         self.api = api
         self.presence = presence
@@ -169,7 +172,7 @@ class Pages:
     def standings(self, request: Request) -> Response:
         body = (f'<h1>Standings</h1><p id="live" class="live" role="status">Updates as matches are played.</p>'
                 f'<div id="standings" data-events="/events/standings">{self.standings_fragment()}</div>')
-        return page("Standings", body, "/")
+        return page("Standings", body, "/", nav=self.nav)
 
     # -- an entrant -----------------------------------------------------------------------------
 
@@ -248,7 +251,7 @@ class Pages:
         parts.append('<h2>Faults in its recent matches</h2>')
         parts.append(table(("Match", "Kind", "Why", "Deal", "Move"), fault_rows, "Its faults, with their reasons"))
         parts.append(f'<p><a href="/matches?{urlencode({"entrant": row.name})}">All its matches</a></p>')
-        return page(row.name, "".join(parts))
+        return page(row.name, "".join(parts), nav=self.nav)
 
     # -- matches --------------------------------------------------------------------------------
 
@@ -296,7 +299,7 @@ class Pages:
                 + "".join(f'<p class="note">{esc(n)}</p>' for n in notes)
                 + self._match_table(summaries, placing, set(subject or ()))
                 + f'<nav class="pager" aria-label="pages">{" ".join(links)}</nav>')
-        return page("Matches", body, "/matches")
+        return page("Matches", body, "/matches", nav=self.nav)
 
     def _find(self, subject: list[int] | None, faulted: bool | None, result: str | None,
               after: int | None) -> tuple[list[Any], int | None]:
