@@ -112,10 +112,11 @@ class LeakRule:
 
 
 class Subscriber:
-    """One spectator's bounded queue of messages (JSON texts), counted in batches (a worker sends
-    a batch of events at most every :data:`~cardcli.arena.workers.BATCH` seconds; the whole
-    of a fast match may be one), for one match or, with ``key`` None, for the list of matches. ``loop`` is the event loop its stream runs in (None for a
-    reader that polls :meth:`LiveHub.take`, as the tests do)."""
+    """One spectator's bounded queue of messages (JSON texts), for one match or, with ``key``
+    None, for the list of matches. It is counted in batches: a worker sends a batch of events
+    at most every :data:`~cardcli.arena.workers.BATCH` seconds, and the whole of a fast match
+    may be one. ``loop`` is the event loop its stream runs in (None for a reader that polls
+    :meth:`LiveHub.take`, as the tests do)."""
 
     def __init__(self, key: str | None, size: int, loop: asyncio.AbstractEventLoop | None = None):
         self.key = key
@@ -125,7 +126,7 @@ class Subscriber:
         """Batches of messages: what one batch of a worker's events made, or one change of
         the list."""
         self.dropped = False
-        """Fell behind by more than ``size`` messages, and was let go."""
+        """Fell behind by more than ``size`` batches, and was let go."""
         self.done = False
         """Its match is over: nothing more will come."""
         self.ready = asyncio.Event()
@@ -379,7 +380,7 @@ class LiveHub:
             self._wake(sub)
 
     def _offer(self, sub: Subscriber, batch: tuple[str, ...]) -> bool:
-        """Queue a message; a subscriber whose queue is full is dropped instead."""
+        """Queue a batch of messages; a subscriber whose queue is full is dropped instead."""
         if sub.dropped:
             return False
         if len(sub.items) >= sub.size:
