@@ -8,6 +8,8 @@ after its deal's score, and the match's stream ends when it does."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 from pathlib import Path
 from typing import Any, Iterator
@@ -176,3 +178,64 @@ def test_a_finished_match_s_stream_gives_its_tail_and_ends_and_a_spectator_who_l
             break
         pause.wait(0.05)
     assert hub.subscribers == before
+
+
+def test_a_match_whose_worker_dies_ends_for_its_spectators_and_is_shown_again_from_its_start(
+        tmp_path: Path) -> None:
+    store = Store.create(f"sqlite:///{tmp_path / 'arena.db'}", CONFIG, now=1000.0)
+    store.add_entrant("slow", EntrantKind.PROGRAM, SLOW)
+    store.add_entrant("random", EntrantKind.PROGRAM, "random")
+    hub = LiveHub()
+    workers = Workers(1)
+    workers.start()
+    service = Service(store, workers, live=hub)
+    playing = threading.Thread(target=service.run, kwargs={"until": lambda: service.stored >= 2}, daemon=True)
+    pause = threading.Event()
+
+    def follow(key: str, until: Any) -> list[dict[str, Any]]:
+        sub, kept = hub.subscribe(key)
+        got = [json.loads(m) for m in kept]
+        for _ in range(1200):  # up to a minute
+            if sub is None or until(got):
+                break
+            items, finished = hub.take(sub)
+            got += [json.loads(m) for m in items]
+            if finished:
+                break
+            pause.wait(0.05)
+        if sub is not None:
+            hub.unsubscribe(sub)
+        return got
+
+    try:
+        playing.start()
+        first = follow("1-0", lambda got: any(m.get("line", "").startswith("play ") for m in got))
+        assert any(m.get("line", "").startswith("play ") for m in first)
+        listing, _ = hub.subscribe(None)  # the list is watched: the match played again is listed
+        watching, _ = hub.subscribe("1-0")
+        assert watching is not None
+        os.kill(workers._workers[0].pid or 0, signal.SIGKILL)
+        told = []
+        for _ in range(1200):
+            items, finished = hub.take(watching)
+            told += [json.loads(m) for m in items]
+            if finished:
+                break
+            pause.wait(0.05)
+        assert told and told[-1] == {"type": "end"}, "the spectators of the lost match were told it ended"
+        for _ in range(1200):  # until it is played again
+            if "1-0" in [m["id"] for m in hub.matches()]:
+                break
+            pause.wait(0.05)
+        again = follow("1-0", lambda got: any(m["type"] == "end" for m in got))
+        assert again[0]["type"] == "start" and again[-1] == {"type": "end"}
+        replayed = [m for m in again if m["type"] == "event"]
+        assert replayed[0]["line"].startswith("deal 1 ") and replayed[0]["n"] == 1, "shown again from its start"
+        assert listing is not None
+    finally:
+        service.stop.set()
+        playing.join(timeout=120)
+        workers.close()
+        hub.close()
+    assert [(m.unit_id, m.rotation) for m, _ in store.records()].count((1, 0)) == 1
+    store.close()
