@@ -31,7 +31,6 @@ than JSON.
 from __future__ import annotations
 
 import json
-import re
 import socket
 import threading
 import time
@@ -51,6 +50,7 @@ from starlette.types import ASGIApp
 
 from ..errors import UsageError
 from .service import Policy
+from .params import ID_MAX, RECENT_MATCHES, error, integer, match_id_of
 from .store import EntrantRow, MatchOutcome, StoredMatch, Store
 
 MEDIA_TYPE = "application/json; charset=utf-8"
@@ -60,17 +60,11 @@ MATCHES_LIMIT = 50
 """Matches in a page when ``limit`` is not given."""
 MATCHES_MAX = 500
 """The largest ``limit``: a page is read in one query and summarised in memory."""
-RECENT_MATCHES = 20
-"""The matches an entrant's page lists (their ids, newest first)."""
-ID_MAX = 2**62
-"""Beyond any id the database gives; a larger value is refused before it reaches a query (a
-bound integer past 64 bits is an error in SQLite's driver, not an empty answer)."""
 OUTCOMES_KEPT = 10_000
 """Match outcomes kept in memory (:meth:`Api.outcomes`): a few hundred kilobytes."""
 START_SECONDS = 10.0
 """How long :meth:`WebServer.start` waits for uvicorn to listen."""
 
-_INTEGER = re.compile(r"[+-]?[0-9]{1,30}")
 _ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
 
 
@@ -84,23 +78,6 @@ def dumps(value: Any) -> bytes:
 def answer(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """Every response of the API goes through here, so none lacks its type and headers."""
     return Response(body, status, {**HEADERS, **(headers or {})}, MEDIA_TYPE)
-
-
-def error(status: int, message: str) -> HTTPException:
-    """An HTTP error that the app renders as ``{"error": message}``."""
-    return HTTPException(status, message)
-
-
-def integer(text: str | None, name: str, low: int, high: int) -> int | None:
-    """A query value as an integer in ``[low, high]``, None when absent; 400 otherwise."""
-    if text is None:
-        return None
-    if not _INTEGER.fullmatch(text):
-        raise error(400, f"{name} must be an integer")
-    value = int(text)
-    if not low <= value <= high:
-        raise error(400, f"{name} must be between {low} and {high}")
-    return value
 
 
 class VersionNames:
@@ -248,13 +225,6 @@ class Api:
 
     def openapi(self, request: Request) -> Response:
         return answer(dumps(OPENAPI))
-
-
-def match_id_of(text: str) -> int:
-    """The path's match id; 400 for what is not one."""
-    if not text.isascii() or not text.isdigit() or len(text) > 30:
-        raise error(400, "a match id is a positive integer")
-    return int(text)
 
 
 def make_app(store: Store, presence: Callable[[str], str | None] | None = None,

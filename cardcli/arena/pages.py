@@ -21,7 +21,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from typing import AbstractSet, Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, AbstractSet, Any, Callable, Protocol, Sequence
 from urllib.parse import quote, urlencode
 
 from starlette.exceptions import HTTPException
@@ -31,10 +31,13 @@ from starlette.responses import HTMLResponse, Response
 from .. import viewer
 from ..errors import CardcliError
 from . import history, queries
-from .api import ID_MAX, RECENT_MATCHES, Api, integer, match_id_of
+from .params import ID_MAX, RECENT_MATCHES, integer, match_id_of
 from .chart import LINES, chart
 from .markup import HEADERS, NAV, esc, page, table, when
 from .store import Store
+
+if TYPE_CHECKING:
+    from .api import Api
 
 Presence = Callable[[str], "str | None"]
 """An entrant's name → what the serving process knows of its connection (``connected``,

@@ -18,6 +18,7 @@ from ..replay import model_of, walk
 from ..report import STOPPED_NOTE
 from ..safe_text import DETAIL_WIDTH, display_name, printable
 from ..seat_names import bot_names, seat_names
+from ..tournament import results, runner
 from ..transcript import FROM_BOT, Entry
 from .common import load_records, records_path
 from .options import max_record_bytes, record_select
@@ -69,6 +70,20 @@ def replay(path: str, seat: int | None, from_deal: int, step: bool, show_protoco
     return 0
 
 
+def tournament_standings(directory: Path) -> dict[str, Any]:
+    """A tournament directory's standings for its page: the table ``cardcli tournament``
+    prints at its end (and ``watch`` as it runs), made by the same code from the same finished
+    records (:func:`cardcli.tournament.results.tabulate` and ``render``), so the page cannot
+    disagree with it: the standings, the paired duplicate results and the crosstable, as text.
+    ``entrants`` are the entrants' names as the table writes them. Made here, where both may be
+    used: the viewer sits beside the tournament in the layers, and takes the standings as
+    data."""
+    names = runner.load(directory).names
+    table = results.tabulate(names, runner.records_in_order(directory, runner.finished_read_only(directory)))
+    return {"text": results.render(table, names), "matches": table.matches,
+            "entrants": [display_name(n) for n in names]}
+
+
 def write_page(path: str, out: str, seat: int | None, select: int | None, max_bytes: int,
                directory: Path | None = None) -> None:
     """Verify every record of PATH (or the one chosen with --game) and write the page; for a
@@ -76,7 +91,7 @@ def write_page(path: str, out: str, seat: int | None, select: int | None, max_by
     standings."""
     loaded = load_records(path, select, max_bytes)
     tournament = directory is not None and (directory / "config.json").is_file() and select is None
-    standings = viewer.standings(directory) if directory is not None and tournament else None
+    standings = tournament_standings(directory) if directory is not None and tournament else None
     written = viewer.write_html([item.record for item in loaded], out, seat,
                                 wheres=[f"{path}:{item.line}" for item in loaded], source=path, tournament=standings)
     click.echo(str(written))

@@ -274,25 +274,12 @@ def _info(read: Record, seat: int | None) -> list[list[str]] | None:
     return lines
 
 
-def standings(directory: Path) -> dict[str, Any]:
-    """A tournament directory's standings for its page: the table ``cardcli tournament``
-    prints at its end (and ``watch`` as it runs), made by the same code from the same finished
-    records (:func:`cardcli.tournament.results.tabulate` and ``render``), so the page cannot
-    disagree with it: the standings, the paired duplicate results and the crosstable, as text.
-    ``entrants`` are the entrants' names as the table writes them."""
-    from ..tournament import results, runner
-
-    names = runner.load(directory).names
-    table = results.tabulate(names, runner.records_in_order(directory, runner.finished_read_only(directory)))
-    return {"text": results.render(table, names), "matches": table.matches,
-            "entrants": [display_name(n) for n in names]}
-
-
 def page_data(records: Iterable[dict[str, Any]], seat: int | None = None,
               wheres: Sequence[str] | None = None, source: str = "",
               tournament: dict[str, Any] | None = None) -> dict[str, Any]:
     """The data of a page: every match (:func:`match_data`), what wrote it, and for a
-    tournament directory its standings (:func:`standings`; else null), which the page opens
+    tournament directory its standings (made from the tournament's own table by the command
+    line, :func:`cardcli.cli.replay.tournament_standings`; else null), which the page opens
     on."""
     matches = []
     for i, record in enumerate(records):
