@@ -67,8 +67,11 @@ def wait(browser: Browser, condition: Any, what: str, limit: float = 20) -> None
 def test_the_live_page_changes_as_moves_arrive_and_shows_no_hidden_card_of_the_deal(
         browser: Browser, served: tuple[LiveHub, str]) -> None:
     hub, base = served
-    info = {"id": "9-0", "unit": 9, "rotation": 0, "game": "peppa", "variant": "torino",
+    info = {"id": "9-0", "unit": 9, "rotation": 0, "rotations": 2, "game": "peppa", "variant": "torino",
             "seats": ["north", MARKUP, "south", "west"]}
+    # the unit's other rotation is over: the duplicate gate holds nothing back
+    hub.publish("9-1", {**info, "id": "9-1", "rotation": 1}, [])
+    hub.ended("9-1")
     browser.desktop()
     browser.open(f"{base}/live/9-0")
     wait(browser, lambda: hub.subscribers == 1, "the page subscribes")
@@ -117,13 +120,13 @@ def test_the_list_page_shows_the_matches_in_progress_as_text(browser: Browser,
     browser.desktop()
     browser.open(f"{base}/live")
     wait(browser, lambda: hub.subscribers == 1, "the page subscribes")
-    info = {"id": "3-1", "game": "peppa", "variant": "torino", "seats": [MARKUP, "b", "c", "d"]}
-    hub.publish("3-1", info, [("deal 1 0", None), ("hand 2C", (0,))])
-    row = "document.querySelector('tr[data-match=\"3-1\"]')"
+    info = {"id": "3-0", "game": "peppa", "variant": "torino", "rotations": 1, "seats": [MARKUP, "b", "c", "d"]}
+    hub.publish("3-0", info, [("deal 1 0", None), ("hand 2C", (0,))])
+    row = "document.querySelector('tr[data-match=\"3-0\"]')"
     wait(browser, lambda: browser.js(f"return {row} !== null"), "the match is listed")
     assert browser.js(f"return {row}.querySelector('.seats').textContent") == f"{MARKUP}, b, c, d"
-    assert browser.js(f"return {row}.querySelector('a').getAttribute('href')") == "/live/3-1"
+    assert browser.js(f"return {row}.querySelector('a').getAttribute('href')") == "/live/3-0"
     assert browser.js("return document.querySelectorAll('img').length") == 0
-    hub.ended("3-1")
+    hub.ended("3-0")
     wait(browser, lambda: browser.js(f"return {row} === null"), "the match leaves the list when it ends")
     assert all(url.startswith(base) for url in browser.requests())

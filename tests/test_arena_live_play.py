@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import threading
 from pathlib import Path
@@ -76,7 +77,10 @@ def test_a_spectator_gets_a_match_s_public_events_as_it_is_played(
         assert listing.headers["content-type"].startswith("text/event-stream")
         key = None
         for message in messages(listing):
-            if message["type"] == "match" and not message["match"]["over"]:
+            # the last rotation of its unit: one worker plays the others first, so the
+            # duplicate gate holds nothing of it back (their deals are over)
+            if (message["type"] == "match" and not message["match"]["over"]
+                    and message["match"]["rotation"] == message["match"]["rotations"] - 1):
                 key = message["match"]["id"]
                 assert message["match"]["seats"] and set(message["match"]["seats"]) <= {"slow", "random"}
                 break
@@ -160,7 +164,7 @@ def test_a_finished_match_s_stream_gives_its_tail_and_ends_and_a_spectator_who_l
         served: tuple[LiveHub, httpx.Client]) -> None:
     hub, client = served
     hub.subscribe(None)
-    hub.publish("5-0", {"id": "5-0", "seats": ["a"]}, [("deal 1 0", None), ("hand 2C", (0,)), ("play 0 2C", None)])
+    hub.publish("5-0", {"id": "5-0", "seats": ["a"], "rotations": 1}, [("deal 1 0", None), ("hand 2C", (0,)), ("play 0 2C", None)])
     hub.ended("5-0")
     with client.stream("GET", "/events/live/5-0") as stream:
         got = list(messages(stream))  # the stream ends by itself
@@ -173,7 +177,7 @@ def test_a_finished_match_s_stream_gives_its_tail_and_ends_and_a_spectator_who_l
         assert hub.subscribers == before + 1
     pause = threading.Event()
     for _ in range(400):  # the server notices the closed connection at its next write or keepalive
-        hub.publish("6-0", {"id": "6-0"}, [("play 0 3C", None)])
+        hub.publish("6-0", {"id": "6-0", "rotations": 1}, [("play 0 3C", None)])
         if hub.subscribers == before:
             break
         pause.wait(0.05)
@@ -209,10 +213,12 @@ def test_a_match_whose_worker_dies_ends_for_its_spectators_and_is_shown_again_fr
 
     try:
         playing.start()
-        first = follow("1-0", lambda got: any(m.get("line", "").startswith("play ") for m in got))
+        # the unit's last rotation (one worker plays it after the first, so the duplicate gate
+        # holds nothing of it back)
+        first = follow("1-1", lambda got: any(m.get("line", "").startswith("play ") for m in got))
         assert any(m.get("line", "").startswith("play ") for m in first)
         listing, _ = hub.subscribe(None)  # the list is watched: the match played again is listed
-        watching, _ = hub.subscribe("1-0")
+        watching, _ = hub.subscribe("1-1")
         assert watching is not None
         os.kill(workers._workers[0].pid or 0, signal.SIGKILL)
         told = []
@@ -224,10 +230,10 @@ def test_a_match_whose_worker_dies_ends_for_its_spectators_and_is_shown_again_fr
             pause.wait(0.05)
         assert told and told[-1] == {"type": "end"}, "the spectators of the lost match were told it ended"
         for _ in range(1200):  # until it is played again
-            if "1-0" in [m["id"] for m in hub.matches()]:
+            if "1-1" in [m["id"] for m in hub.matches()]:
                 break
             pause.wait(0.05)
-        again = follow("1-0", lambda got: any(m["type"] == "end" for m in got))
+        again = follow("1-1", lambda got: any(m["type"] == "end" for m in got))
         assert again[0]["type"] == "start" and again[-1] == {"type": "end"}
         replayed = [m for m in again if m["type"] == "event"]
         assert replayed[0]["line"].startswith("deal 1 ") and replayed[0]["n"] == 1, "shown again from its start"
@@ -237,5 +243,47 @@ def test_a_match_whose_worker_dies_ends_for_its_spectators_and_is_shown_again_fr
         playing.join(timeout=120)
         workers.close()
         hub.close()
-    assert [(m.unit_id, m.rotation) for m, _ in store.records()].count((1, 0)) == 1
+    assert [(m.unit_id, m.rotation) for m, _ in store.records()].count((1, 1)) == 1
     store.close()
+
+
+def test_serve_with_web_serves_the_live_games(tmp_path: Path) -> None:
+    """``cardcli arena serve --web`` serves the live games beside the pages, fed by its service,
+    and stops cleanly (the live streams end before the web server stops)."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT, run_cli
+
+    arena = tmp_path / "arena"
+    run_cli("arena", "init", str(arena), "--game", "peppa", "--seed", "3", "--sandbox", "off", check=True)
+    for name in ("north", "south"):
+        run_cli("arena", "entrant", "add", str(arena), name, "--command", "random", check=True)
+    proc = subprocess.Popen([sys.executable, "-m", "cardcli", "arena", "serve", str(arena), "-q", "-j", "1",
+                             "--web", "127.0.0.1:0", "--live-delay", "0"], cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, text=True, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        assert proc.stderr is not None
+        port = None
+        for _ in range(8):
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/", proc.stderr.readline())
+            if found:
+                port = int(found.group(1))
+                break
+        assert port is not None, "serve did not say where its pages are"
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+            page = client.get("/live")
+            assert page.status_code == 200 and 'data-page="list"' in page.text
+            assert 'href="/live"' in client.get("/").text  # the navigation links to them
+            with client.stream("GET", "/events/live") as listing:
+                listed = next(m for m in messages(listing) if m["type"] == "match")
+            assert set(listed["match"]["seats"]) <= {"north", "south"} and listed["match"]["rotations"] >= 1
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()

@@ -8,7 +8,25 @@ watching its own match, learns nothing a seat alone was told while the deal is i
 public events pass at once, an event told to some seats only (a hand, a pass) is held until
 its deal is over, and an organiser's ``delay`` holds everything back by as many seconds more.
 
-What is kept is bounded: a match in progress keeps its current deal's events (and the last
+Then the duplicate gate: the arena's units are duplicate, every rotation of a unit playing the
+same deals at about the same time, so what one rotation shows of deal k (its public plays
+included) would tell the hands still hidden in another rotation playing deal k, or yet to. So
+everything of deal k of a match (its events as the leak rule releases them, and the list's
+deal and totals) is shown only once every other rotation of its unit has finished deal k (its
+public ``score k``, or a later ``deal``) or ended (:meth:`LiveHub.ended`: finished, or stopped
+before reaching deal k; a rotation stored before the service claimed the unit again is named
+in ``info["stored"]``). A rotation not heard of has finished nothing, and a rotation's progress
+comes from its public lines, which its worker sends while its unit is watched (:meth:`LiveHub.level`),
+so the gate errs on the side of holding. The start message names no card and passes. The
+service gives each match's ``info["rotations"]`` (without it a match is its unit's only
+rotation). What the gate holds is bounded: at most :attr:`LiveHub.hold_limit` events a match
+(the oldest dropped, never shown), and a unit none of whose rotations was heard of for
+:attr:`LiveHub.hold_seconds` (a dropped unit, whose other rotations never start) is forgotten,
+its ended matches ending for their spectators without what was held; a unit all of whose
+rotations ended and showed what they held is kept among the last :attr:`LiveHub.max_matches`
+such, for a rotation played again after its worker died.
+
+What is kept for spectators is bounded too: a match in progress keeps its current deal's events (and the last
 running totals) for spectators who join late, at most :attr:`LiveHub.log_limit` of them; a
 finished match keeps a short tail, and only the last :attr:`LiveHub.tail_matches` finished
 matches are kept at all. Each spectator has a bounded queue: one that does not keep up is
@@ -26,6 +44,7 @@ controls (names, lines) reaches the page as JSON and is set as text, never as ma
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import json
 import re
@@ -144,9 +163,41 @@ class _Match:
     totals: str | None = None
     started: float = 0.0
     over: bool = False
+    unit: str = ""
+    rotation: int = 0
+    tag: int = 0
+    """The deal the match's latest events belong to (0 before its first deal)."""
+    gated: deque[tuple[int, str, tuple[Any, ...]]] = attrs.Factory(deque)
+    """What the duplicate gate holds back, in order: (deal, "events" or "summary", what)."""
+    gated_count: int = 0
+    ending: bool = False
+    """Ended, but the gate still holds some of it: it ends for its spectators once shown."""
 
     def summary(self) -> dict[str, Any]:
         return {**self.info, "deal": self.deal, "moves": self.moves, "totals": self.totals, "over": self.over}
+
+
+@attrs.define
+class _Unit:
+    """A duplicate unit's rotations as the gate knows them: how far each has played."""
+
+    rotations: int
+    passed: dict[int, int] = attrs.Factory(dict)
+    """Rotation → the last deal it is known to have finished (a rotation not here has
+    finished none: not started, or not heard of yet)."""
+    ended: set[int] = attrs.Factory(set)
+    """Rotations over (finished, or stopped): they count as past every deal."""
+    matches: dict[int, _Match] = attrs.Factory(dict)
+    touched: float = 0.0
+
+    def past(self, rotation: int, deal: int) -> bool:
+        """Whether every other rotation has finished ``deal`` or ended."""
+        return all(r in self.ended or self.passed.get(r, 0) >= deal
+                   for r in range(self.rotations) if r != rotation)
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() and len(text) < 10 else None
 
 
 class LiveHub:
@@ -156,6 +207,7 @@ class LiveHub:
 
     def __init__(self, delay: float = 0.0, queue_size: int = 64, log_limit: int = 2000, tail: int = 60,
                  tail_matches: int = 16, max_subscribers: int = 1000, max_matches: int = 1000,
+                 hold_limit: int = 20000, hold_seconds: float = 3600.0,
                  clock: Callable[[], float] = time.monotonic):
         if delay < 0:
             raise ValueError("the delay is a number of seconds, 0 or more")
@@ -168,7 +220,22 @@ class LiveHub:
         self.tail_matches = tail_matches
         self.max_subscribers = max_subscribers
         self.max_matches = max_matches
+        self.hold_limit = hold_limit
+        """Events the duplicate gate holds per match at most; beyond, the oldest are dropped
+        (never shown), so a unit whose other rotations never start holds bounded memory."""
+        self.hold_seconds = hold_seconds
+        """Seconds after which a unit none of whose rotations was heard of is forgotten: what
+        its ended matches still hold is dropped, never shown (a dropped unit's rotations
+        never start, and showing it could leak a deal a late rotation still plays)."""
         self.clock = clock
+        self._units: dict[str, _Unit] = {}
+        self._retired: OrderedDict[str, _Unit] = OrderedDict()
+        """The last units all of whose rotations ended (at most :attr:`max_matches`): one of
+        them played again from its start (its worker died) finds the others over."""
+        self._unit_subs: dict[str, int] = {}
+        """Unit → spectators of its matches: its other rotations tell their deals and scores,
+        which the gate needs."""
+        self._swept = 0.0
         self._lock = threading.Lock()
         self._live: dict[str, _Match] = {}
         self._over: OrderedDict[str, _Match] = OrderedDict()
@@ -188,57 +255,182 @@ class LiveHub:
 
     def level(self, key: str) -> int:
         """How much of a match its worker is to tell: every event while the match has
-        spectators, its deals and totals while the list does, else nothing. (Read without the
-        lock: a dictionary's membership, asked at every pump.)"""
+        spectators, its deals and scores while the list, or a spectator of another rotation of
+        its unit (whose gate needs them), is open, else nothing. (Read without the lock: a
+        dictionary's membership, asked at every pump.)"""
         subs = self._subs
-        return WATCHED if key in subs else LISTED if None in subs else QUIET
+        if key in subs:
+            return WATCHED
+        return LISTED if None in subs or key.partition("-")[0] in self._unit_subs else QUIET
 
     def publish(self, key: str, info: Mapping[str, Any], events: Sequence[Wire]) -> None:
         """Take a match's next events: the leak rule decides at once what spectators may see,
-        and that is shown (after the delay)."""
+        and that is shown (after the duplicate gate, and the delay)."""
         with self._lock:
             match = self._match(key, info)
             if match is None:
                 return
+            unit = self._units[match.unit]
+            for line, audience in events:
+                if audience is None:
+                    self._progress(unit, match.rotation, line)
             shown = match.rule.feed(events)
-            if shown:
-                self._later(lambda: self._show(key, match, shown))
+            for tag, part in self._by_deal(match, shown):
+                self._hold(match, tag, "events", tuple(part))
+            self._release(unit)
+            self._sweep()
 
     def summary(self, key: str, info: Mapping[str, Any], lines: Sequence[str]) -> None:
-        """Take a match's public deal starts and totals, which only the list shows."""
+        """Take a match's public deal starts, scores and totals, which only the list shows (and
+        the gate counts)."""
         with self._lock:
             match = self._match(key, info)
             if match is None:
                 return
+            unit = self._units[match.unit]
             for line in lines:
+                self._progress(unit, match.rotation, line)
                 kind, _, rest = line.partition(" ")
                 if kind == "deal":
-                    match.deal = rest.split(" ")[0]
-                elif kind == "totals":
-                    match.totals = rest
-            message = _json({"type": "match", "match": match.summary()})
-            self._later(lambda: self._send(self._subs.get(None, ()), message))
+                    match.tag = _number(rest.split(" ")[0]) or match.tag
+                self._hold(match, match.tag, "summary", (line,))
+            self._release(unit)
+            self._sweep()
 
     def _match(self, key: str, info: Mapping[str, Any]) -> _Match | None:
         match = self._live.get(key)
+        if match is not None and match.ending:  # played again from its start: a new match
+            match.gated.clear()
+            match.gated_count = 0
+            self._finish(self._units[match.unit], match)
+            match = None
         if match is None:
             if len(self._live) >= self.max_matches:
                 return None
-            made = match = self._live[key] = _Match(dict(info), started=time.time())
+            name, _, rotation = key.partition("-")
+            unit = self._units.get(name) or self._retired.pop(name, None)
+            if unit is None:
+                unit = _Unit(max(1, int(info.get("rotations", 1))))
+            self._units[name] = unit
+            made = match = self._live[key] = _Match(dict(info), started=time.time(), unit=name,
+                                                    rotation=int(rotation or 0))
+            # a match played again from its start (its worker died) has passed nothing yet
+            unit.ended.discard(made.rotation)
+            unit.passed.pop(made.rotation, None)
+            unit.matches[made.rotation] = made
+            unit.ended |= {r for r in info.get("stored", ()) if isinstance(r, int) and r != made.rotation}
             self._later(lambda: self._start(key, made))
+        self._units[match.unit].touched = self.clock()
         return match
 
+    @staticmethod
+    def _progress(unit: _Unit, rotation: int, line: str) -> None:
+        """What a public line says of how far its rotation has played: ``score N`` ends deal
+        N, and ``deal N`` begins it, so deal N-1 is over (a deal made void has no score)."""
+        words = line.split(" ", 2)
+        number = _number(words[1]) if len(words) > 1 else None
+        if number is None or words[0] not in ("deal", "score"):
+            return
+        done = number if words[0] == "score" else number - 1
+        if done > unit.passed.get(rotation, 0):
+            unit.passed[rotation] = done
+
+    @staticmethod
+    def _by_deal(match: _Match, shown: Sequence[Shown]) -> list[tuple[int, list[Shown]]]:
+        """The events released by the leak rule, cut by the deal they belong to: a ``deal N``
+        line and what follows it (its score and totals, and its hidden events released at the
+        next deal or the end) are deal N's; what comes before the first deal, deal 0's."""
+        parts: list[tuple[int, list[Shown]]] = []
+        for event in shown:
+            if event.to is None and event.line.startswith("deal "):
+                match.tag = _number(event.line.split(" ")[1] if " " in event.line else "") or match.tag
+            if not parts or parts[-1][0] != match.tag:
+                parts.append((match.tag, []))
+            parts[-1][1].append(event)
+        return parts
+
+    def _hold(self, match: _Match, deal: int, kind: str, what: tuple[Any, ...]) -> None:
+        match.gated.append((deal, kind, what))
+        match.gated_count += len(what)
+        while match.gated_count > self.hold_limit:  # the oldest go (a whole match may be one batch)
+            first, kind, held = match.gated[0]
+            excess = match.gated_count - self.hold_limit
+            if len(held) <= excess:
+                match.gated.popleft()
+                match.gated_count -= len(held)
+            else:
+                match.gated[0] = (first, kind, held[excess:])
+                match.gated_count -= excess
+
+    def _release(self, unit: _Unit) -> None:
+        """Show what the duplicate gate may let go of the unit's matches: deal k of a
+        rotation once every other rotation has finished deal k or ended."""
+        for match in list(unit.matches.values()):
+            shown: list[Shown] = []
+            lines: list[str] = []
+            while match.gated and (match.gated[0][0] == 0 or unit.past(match.rotation, match.gated[0][0])):
+                _, kind, what = match.gated.popleft()
+                match.gated_count -= len(what)
+                if kind == "events":
+                    shown += what
+                else:
+                    lines += what
+            key = f"{match.unit}-{match.rotation}"
+            if shown:
+                self._later(functools.partial(self._show, key, match, shown))
+            if lines:
+                self._later(functools.partial(self._listed, match, lines))
+            if match.ending and not match.gated:
+                self._finish(unit, match)
+
+    def _finish(self, unit: _Unit, match: _Match) -> None:
+        key = f"{match.unit}-{match.rotation}"
+        if unit.matches.get(match.rotation) is match:
+            del unit.matches[match.rotation]
+        if self._live.get(key) is match:
+            del self._live[key]
+        self._later(lambda: self._end(key, match))
+        if not unit.matches and len(unit.ended) >= unit.rotations and match.unit in self._units:
+            # kept a while: a rotation whose worker died is played again after it ended
+            self._retired[match.unit] = self._units.pop(match.unit)
+            while len(self._retired) > self.max_matches:
+                self._retired.popitem(last=False)
+
+    def _sweep(self) -> None:
+        """Forget, at most once a second, the units not heard of for :attr:`hold_seconds`:
+        their ended matches end for their spectators without what the gate still holds."""
+        now = self.clock()
+        if now - self._swept < 1.0:
+            return
+        self._swept = now
+        for name, unit in list(self._units.items()):
+            if now - unit.touched < self.hold_seconds:
+                continue
+            for match in list(unit.matches.values()):
+                if match.ending:
+                    match.gated.clear()
+                    match.gated_count = 0
+                    self._finish(unit, match)
+            if not unit.matches:
+                self._units.pop(name, None)
+
     def ended(self, key: str) -> None:
-        """The match is over (stored, or to be played again from its start): what it held is
-        shown, and it leaves the list of matches in progress."""
+        """The match is over (stored, or to be played again from its start): it counts as past
+        every deal for the gate; what it held is shown as the gate allows, then it leaves the
+        list of matches in progress."""
         with self._lock:
-            match = self._live.pop(key, None)
-            if match is None:
+            match = self._live.get(key)
+            if match is None or match.ending:
                 return
+            unit = self._units[match.unit]
+            unit.ended.add(match.rotation)
+            unit.touched = self.clock()
+            match.ending = True
             shown = match.rule.release()
             if shown:
-                self._later(lambda: self._show(key, match, shown))
-            self._later(lambda: self._end(key, match))
+                self._hold(match, match.tag, "events", tuple(shown))
+            self._release(unit)
+            self._sweep()
 
     def close(self) -> None:
         """Stop the delay's thread; spectators' streams end."""
@@ -271,6 +463,7 @@ class LiveHub:
             sub = Subscriber(key, self.queue_size, loop)
             self._subs.setdefault(key, []).append(sub)
             self._count += 1
+            self._unit_sub(key, 1)
             return sub, snapshot
 
     def take(self, sub: Subscriber) -> tuple[list[str], bool]:
@@ -322,6 +515,15 @@ class LiveHub:
                 action()
                 self._flush_wakes()
 
+    def _listed(self, match: _Match, lines: Sequence[str]) -> None:
+        for line in lines:
+            kind, _, rest = line.partition(" ")
+            if kind == "deal":
+                match.deal = rest.split(" ")[0]
+            elif kind == "totals":
+                match.totals = rest
+        self._send(self._subs.get(None, ()), _json({"type": "match", "match": match.summary()}))
+
     def _start(self, key: str, match: _Match) -> None:
         self._over.pop(key, None)  # a match played again from its start (its worker died)
         message = _json({"type": "start", "match": match.info})
@@ -371,6 +573,7 @@ class LiveHub:
             if self._offer(sub, (message,)):
                 sub.done = True
             self._count -= 1
+            self._unit_sub(key, -1)
             self._wake(sub)
         self._send(self._subs.get(None, ()), _json({"type": "gone", "id": key}))
 
@@ -396,8 +599,19 @@ class LiveHub:
         if subs is not None and sub in subs:
             subs.remove(sub)
             self._count -= 1
+            self._unit_sub(sub.key, -1)
             if not subs:
                 del self._subs[sub.key]
+
+    def _unit_sub(self, key: str | None, change: int) -> None:
+        if key is None:
+            return
+        unit = key.partition("-")[0]
+        count = self._unit_subs.get(unit, 0) + change
+        if count > 0:
+            self._unit_subs[unit] = count
+        else:
+            self._unit_subs.pop(unit, None)
 
     def _wake(self, sub: Subscriber) -> None:
         if sub.loop is not None:

@@ -166,7 +166,8 @@ def live_key(slot: Slot) -> str:
 
 @attrs.frozen(eq=False)
 class _Watch:
-    """A batch's matches in progress, named and described for the live games."""
+    """A batch's matches in progress, named and described for the live games (with their unit's
+    number of rotations, which the hub's duplicate gate waits for)."""
 
     live: LiveGames
     slots: dict[int, Slot]
@@ -178,8 +179,12 @@ class _Watch:
 
     def info(self, match: MatchPlan) -> dict[str, Any]:
         slot = self.slots[match.index]
-        return {"id": live_key(slot), "unit": slot.unit.id, "rotation": slot.rotation, "game": self.game[0],
-                "variant": self.game[1], "seats": [self.entrants[e].name for e in slot.entrants]}
+        playing = {other.rotation for other in self.slots.values() if other.unit.id == slot.unit.id}
+        return {"id": live_key(slot), "unit": slot.unit.id, "rotation": slot.rotation,
+                "rotations": slot.unit.rotations, "game": self.game[0], "variant": self.game[1],
+                "seats": [self.entrants[e].name for e in slot.entrants],
+                # stored before this batch (a unit given back and claimed again): over, for the gate
+                "stored": [r for r in range(slot.unit.rotations) if r not in playing]}
 
     def events(self, match: MatchPlan, events: Sequence[Wire]) -> None:
         self.live.publish(live_key(self.slots[match.index]), self.info(match), events)

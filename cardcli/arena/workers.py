@@ -16,8 +16,8 @@ games (:mod:`cardcli.arena.live`), as much as is watched: a number in shared mem
 worker, which the server sets at each :meth:`Workers.pump` from the spectators of that
 worker's match, says how much (:data:`QUIET`, :data:`LISTED`, :data:`WATCHED`). Whatever it
 says, a worker keeps the current deal's events in a list (a list's ``extend`` per move); a
-listed match sends only its deals' starts and running totals (:class:`LiveSummary`, two
-lines a deal), and a watched one what it kept, then every event as it comes, in batches of
+listed match sends only its deals' starts, scores and running totals (:class:`LiveSummary`,
+three lines a deal: the duplicate gate of the live games counts the scores), and a watched one what it kept, then every event as it comes, in batches of
 at most :data:`BATCH` seconds (:class:`LiveEvents`), on its pipe between its results. So a
 spectator of one match costs the other matches nothing, and a match played by fast bots
 costs a message per batch rather than per move. What spectators may see of the events is
@@ -48,12 +48,13 @@ from ..tournament.worker import BotPool, Finished, run_one
 IN_FLIGHT = 2
 """Matches handed to a worker ahead of its results, as the tournament's workers are fed."""
 QUIET, LISTED, WATCHED = 0, 1, 2
-"""How much of its match a worker tells: nothing (nobody watches), its deals and totals (the
-list of live games is watched), every event (the match itself is)."""
+"""How much of its match a worker tells: nothing (nobody watches), its deals, scores and totals
+(the list of live games is watched, or another rotation of its unit), every event (the match itself is)."""
 BATCH = 0.05
 """Seconds a watched match's events may wait to be sent with the next ones."""
-SUMMARY = ("deal", "totals")
-"""The public events a listed match sends: enough for the list of live games."""
+SUMMARY = ("deal", "score", "totals")
+"""The public events a listed match sends: enough for the list of live games, and for the
+duplicate gate to know which deals the match has finished."""
 
 MayStart = Callable[[MatchPlan, Sequence[MatchPlan]], bool]
 """Whether a match may start while the given matches are under way."""

@@ -27,6 +27,7 @@ from .options import json_option, limit_options, max_deals_option, on_fault_opti
 
 if TYPE_CHECKING:
     from ..arena.api import WebServer
+    from ..arena.live import LiveHub
     from ..arena.service import Remote
     from ..arena.store import Store
     from ..tournament.cluster import ClusterRun
@@ -241,9 +242,13 @@ def entrant_token(directory: str, name: str) -> None:
 @click.option("--web", metavar="[HOST:]PORT", default=None,
               help="Serve the read-only HTTP API (JSON; its description at /openapi.json) on this address; a bare "
                    "PORT listens on 127.0.0.1 only.")
+@click.option("--live-delay", type=click.FloatRange(min=0), default=0.0, show_default=True, metavar="SECONDS",
+              help="With --web: hold back everything the live games' spectators see (/live) by this long, on top of "
+                   "what the server hides anyway (a seat's cards until its deal is over, and a duplicate deal until "
+                   "every rotation of its unit has played it).")
 def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet: bool, cluster_at: str | None,
           listen: str | None, cert: str | None, key_path: str | None, connections: int, connect_time: float,
-          web: str | None) -> None:
+          web: str | None, live_delay: float) -> None:
     """Play the ladder until stopped (Ctrl-C or SIGTERM: the matches under way end, the units
     not finished are given back). SIGKILL loses at most the matches under way, which are
     played again at the next start."""
@@ -267,9 +272,15 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
         executor = Workers(jobs)
         executor.start()  # before any thread of this process: see cardcli.arena.workers
     remote = _listen(store, listen, cert, key_path, connections, connect_time) if listen is not None else None
-    api = _serve_web(store, web, remote) if web is not None else None
+    hub = None
+    if web is not None:
+        from ..arena.live import LiveHub
+
+        hub = LiveHub(delay=live_delay)
+    api = _serve_web(store, web, remote, hub) if web is not None else None
     service = Service(store, executor, Policy(lease=lease), jobs=jobs, remote=remote,
-                      report=None if quiet else (lambda text: click.echo(text)), hidden=_own_paths(directory))
+                      report=None if quiet else (lambda text: click.echo(text)), hidden=_own_paths(directory),
+                      live=hub)
     signal.signal(signal.SIGTERM, _terminated)
     click.echo(f"arena {directory}: serving ({jobs} job{'s' if jobs > 1 else ''}); Ctrl-C stops", err=True)
     stopped = True
@@ -285,21 +296,26 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
             executor.close()
         if remote is not None:
             remote.listener.close()
+        if hub is not None:
+            hub.close()  # the live games' streams end, so that the web server can stop
         if api is not None:
             api.stop()
         store.close()
 
 
-def _serve_web(store: Store, web: str, remote: Remote | None = None) -> WebServer:
+def _serve_web(store: Store, web: str, remote: Remote | None = None, hub: LiveHub | None = None) -> WebServer:
     """The web pages and the HTTP API, serving in a thread of this process; the pages show
-    whether each remote entrant's bot is connected to ``remote``'s listener."""
+    whether each remote entrant's bot is connected to ``remote``'s listener, and ``hub``'s
+    live games (``/live``) are served beside them."""
     from ..arena.api import WebServer, make_app
+    from ..arena.live import routes
     from ..arena.pages import listener_presence
     from ..remote.hub import Address
 
     address = Address.parse(web, "--web")
     presence = listener_presence(remote.listener) if remote is not None else None
-    server = WebServer(make_app(store, presence), address.host, address.port)
+    server = WebServer(make_app(store, presence=presence, more=routes(hub) if hub is not None else ()),
+                       address.host, address.port)
     server.start()
     host = f"[{address.host}]" if ":" in address.host else address.host
     click.echo(f"arena: the pages on http://{host}:{server.port}/ and the API at /api/standings", err=True)
