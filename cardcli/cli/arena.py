@@ -240,8 +240,9 @@ def entrant_token(directory: str, name: str) -> None:
 @click.option("--connect-time", type=click.FloatRange(min=0.1), default=60.0, show_default=True, metavar="SECONDS",
               help="How long a match waits for a remote entrant's bot to take its seat.")
 @click.option("--web", metavar="[HOST:]PORT", default=None,
-              help="Serve the read-only HTTP API (JSON; its description at /openapi.json) on this address; a bare "
-                   "PORT listens on 127.0.0.1 only.")
+              help="Serve the web pages (the standings as they change, entrants, matches in the replay viewer, live "
+                   "games at /live) and the read-only HTTP API (JSON; its description at /openapi.json) on this "
+                   "address; a bare PORT listens on 127.0.0.1 only.")
 @click.option("--live-delay", type=click.FloatRange(min=0), default=0.0, show_default=True, metavar="SECONDS",
               help="With --web: hold back everything the live games' spectators see (/live) by this long, on top of "
                    "what the server hides anyway (a seat's cards until its deal is over, and a duplicate deal until "
