@@ -229,6 +229,16 @@ def _screenshot(browser: Browser, name: str) -> None:
         browser.screenshot((ROOT / folder if not Path(folder).is_absolute() else Path(folder)) / f"arena-{name}.png")
 
 
+def _sticking_out(browser: Browser) -> list[str]:
+    """What reaches past a phone's width outside the tables' own scrolling boxes, named so that
+    a failure says which element widened the page."""
+    return list(browser.js(
+        "return Array.from(document.querySelectorAll('body *'))"
+        f".filter(e => e.getBoundingClientRect().right > {PHONE[0]} && !e.closest('.scroll'))"
+        ".slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)"
+        " + 'px: ' + (e.textContent || '').slice(0, 60))"))
+
+
 def test_no_page_is_wider_than_a_phone(arena: Arena, browser: Browser) -> None:
     _played(arena)
     for path, name in zip(_pages(arena), SHOTS):
@@ -241,6 +251,6 @@ def test_no_page_is_wider_than_a_phone(arena: Arena, browser: Browser) -> None:
             _screenshot(browser, f"{name}-phone")
             if name != "match":  # the viewer's own layout, tested by its own tests
                 width = browser.js("return document.documentElement.scrollWidth")
-                assert width <= PHONE[0], (path, width)
+                assert width <= PHONE[0], (path, width, _sticking_out(browser))
     finally:
         browser.desktop()
