@@ -30,7 +30,6 @@ than JSON.
 
 from __future__ import annotations
 
-import json
 import socket
 import threading
 import time
@@ -50,6 +49,7 @@ from starlette.types import ASGIApp
 
 from ..errors import UsageError
 from .service import Policy
+from .markup import json_text
 from .params import ID_MAX, RECENT_MATCHES, error, integer, match_id_of
 from .store import EntrantRow, MatchOutcome, StoredMatch, Store
 
@@ -65,14 +65,10 @@ OUTCOMES_KEPT = 10_000
 START_SECONDS = 10.0
 """How long :meth:`WebServer.start` waits for uvicorn to listen."""
 
-_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
-
-
 def dumps(value: Any) -> bytes:
     """``value`` as compact UTF-8 JSON with ``<``, ``>`` and ``&`` escaped (the module's
     docstring says why); NaN is refused, as it is not JSON."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-                      ).translate(_ESCAPES).encode("utf-8")
+    return json_text(value).encode("utf-8")
 
 
 def answer(body: bytes, status: int = 200, headers: dict[str, str] | None = None) -> Response:

@@ -59,25 +59,20 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from . import markup
 from .workers import LISTED, QUIET, WATCHED, Wire
 
 KEY = re.compile(r"[0-9]{1,15}-[0-9]{1,6}")
 """A live match's name: its unit and rotation."""
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
-       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-HEADERS = {"Content-Security-Policy": CSP, "X-Content-Type-Options": "nosniff", "Cache-Control": "no-store",
-           "Referrer-Policy": "no-referrer"}
+HEADERS = {**markup.HEADERS, "Content-Security-Policy": markup.CSP}
+"""The arena's pages' headers and policy (:mod:`.markup`), set on every answer here, since these
+routes may be served without its middleware."""
 STATIC = {"live.js": "text/javascript; charset=utf-8", "live.css": "text/css; charset=utf-8"}
 """The files of ``live_static/`` the pages load, and their types: nothing else is served."""
 KEEPALIVE = 15.0
 """Seconds of silence after which a stream sends a comment, so that a proxy keeps it open and a
 spectator who left is noticed."""
-_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
-
-
-def _json(value: Any) -> str:
-    """Compact JSON with the markup characters escaped, as the API writes it."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).translate(_ESCAPES)
+_json = markup.json_text
 
 
 # -- the leak rule ---------------------------------------------------------------------------------
@@ -540,7 +535,7 @@ class LiveHub:
             to = "null" if event.to is None else "[" + ",".join(map(str, event.to)) + "]"
             # as _json would write it, for a fraction of its time: this runs for every event
             message = '{"type":"event","n":%d,"line":%s,"to":%s}' % (
-                match.seq, json.dumps(event.line, ensure_ascii=False).translate(_ESCAPES), to)
+                match.seq, json.dumps(event.line, ensure_ascii=False).translate(markup.JSON_ESCAPES), to)
             out.append(message)
             if event.to is None:
                 if kind == "deal":

@@ -13,8 +13,9 @@ outside: the pages work offline on loopback.
 from __future__ import annotations
 
 import html
+import json
 import time
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from starlette.responses import HTMLResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -24,9 +25,18 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 """The policy of every page but a match's (whose viewer page brings its own, as strict)."""
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "Cache-Control": "no-store"}
 """On every answer, with :data:`CSP` where the answer set no policy of its own."""
+JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026"}
+"""What JSON the arena sends writes of ``<``, ``>`` and ``&``: escaped, a value an entrant controls
+can never close a script block or open markup wherever the text ends up."""
 STATIC_VERSION = "1"
 """Appended to the static files' URLs, so that a browser that kept an older copy asks again
 after an upgrade that changes them."""
+
+
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON with the markup characters escaped (:data:`JSON_ESCAPES`); NaN is
+    refused, as it is not JSON."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).translate(JSON_ESCAPES)
 
 
 def esc(value: object) -> str:
