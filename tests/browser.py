@@ -121,6 +121,26 @@ class Browser:
         """What the viewport shows, as a PNG."""
         path.write_bytes(self.driver.get_screenshot_as_png())
 
+    def sticking_out(self, width: int = PHONE[0]) -> list[str]:
+        """What reaches past ``width`` (a phone's) outside the tables' own scrolling boxes
+        (``.scroll``), named so that a failure says which element widened the page. One
+        definition for every page's width test, so that they all hold the pages to one rule."""
+        return list(self.js(
+            "return Array.from(document.querySelectorAll('body *'))"
+            ".filter(e => e.getBoundingClientRect().right > arguments[0] && !e.closest('.scroll'))"
+            ".slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)"
+            " + 'px: ' + (e.textContent || '').slice(0, 60))", width))
+
+    def docs_screenshot(self, name: str) -> None:
+        """Write ``arena-<name>.png`` into the folder ``CARDCLI_ARENA_SCREENSHOTS`` names (relative
+        to the repository: ``docs`` for the screenshots of docs/arena.md), and nothing when it is
+        unset, so that the tests that open the pages also take their pictures."""
+        from conftest import ROOT
+
+        folder = os.environ.get("CARDCLI_ARENA_SCREENSHOTS")
+        if folder:
+            self.screenshot((ROOT / folder if not Path(folder).is_absolute() else Path(folder)) / f"arena-{name}.png")
+
 
 def start(*extra: str) -> Browser:
     """Start headless Chromium through its driver, with the performance log on (and the

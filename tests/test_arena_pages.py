@@ -105,6 +105,13 @@ def _check_policy(response: httpx.Response) -> None:
     assert response.headers["x-content-type-options"] == "nosniff"
 
 
+def _nav(text: str) -> str:
+    """The arena's navigation on a page (its header's)."""
+    found = re.search(r'<header class="top">.*?<nav aria-label="arena">(.*?)</nav>', text, re.S)
+    assert found, text[:500]
+    return found.group(1)
+
+
 def _sources(text: str) -> list[str]:
     """Every URL the page would load (scripts, styles, icons, images, frames)."""
     return re.findall(r'<(?:script|link|img|iframe|source|embed|object)\b[^>]*?(?:src|href|data)="([^"]*)"', text)
@@ -333,6 +340,11 @@ def test_the_navigation_names_the_live_games_where_they_are_served(store: Store)
         with serving(store, more=routes(hub)) as site:
             for path in ("/", "/matches"):
                 assert '<a href="/live">Live games</a>' in _page(site.get(path)), path
-            assert site.get("/live").status_code == 200
+            # the live pages are in the same frame, with the same links, theirs the current one
+            links = re.findall(r'<a href="([^"]*)"', _nav(_page(site.get("/"))))
+            for path in ("/live", "/live/12-3"):
+                nav = _nav(_page(site.get(path)))
+                assert re.findall(r'<a href="([^"]*)"', nav) == links, path
+                assert '<a href="/live" aria-current="page">Live games</a>' in nav, path
     finally:
         hub.close()

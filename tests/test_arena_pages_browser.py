@@ -8,17 +8,14 @@ no page is wider than a phone. Set ``CARDCLI_ARENA_SCREENSHOTS=docs`` to write t
 
 from __future__ import annotations
 
-import os
 import threading
 import time
-from pathlib import Path
 from typing import Any, Callable, Iterator
 from urllib.parse import quote
 
 import pytest
 
 from browser import PHONE, Browser, session
-from conftest import ROOT
 from cardcli.arena.api import WebServer, make_app
 from cardcli.arena.config import ArenaConfig
 from cardcli.arena.service import Policy, Service
@@ -222,35 +219,18 @@ SHOTS = ("standings", "entrant", "entrant-markup", "matches", "matches-filtered"
 """The screenshots' names, one per page of :func:`_pages`."""
 
 
-def _screenshot(browser: Browser, name: str) -> None:
-    """Write ``docs/arena-<name>.png`` when ``CARDCLI_ARENA_SCREENSHOTS`` names a folder."""
-    folder = os.environ.get("CARDCLI_ARENA_SCREENSHOTS")
-    if folder:
-        browser.screenshot((ROOT / folder if not Path(folder).is_absolute() else Path(folder)) / f"arena-{name}.png")
-
-
-def _sticking_out(browser: Browser) -> list[str]:
-    """What reaches past a phone's width outside the tables' own scrolling boxes, named so that
-    a failure says which element widened the page."""
-    return list(browser.js(
-        "return Array.from(document.querySelectorAll('body *'))"
-        f".filter(e => e.getBoundingClientRect().right > {PHONE[0]} && !e.closest('.scroll'))"
-        ".slice(0, 8).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)"
-        " + 'px: ' + (e.textContent || '').slice(0, 60))"))
-
-
 def test_no_page_is_wider_than_a_phone(arena: Arena, browser: Browser) -> None:
     _played(arena)
     for path, name in zip(_pages(arena), SHOTS):
         browser.open(arena.url + path)
-        _screenshot(browser, name)
+        browser.docs_screenshot(name)
     try:
         browser.viewport(*PHONE, mobile=True)
         for path, name in zip(_pages(arena), SHOTS):
             browser.open(arena.url + path)
-            _screenshot(browser, f"{name}-phone")
+            browser.docs_screenshot(f"{name}-phone")
             if name != "match":  # the viewer's own layout, tested by its own tests
                 width = browser.js("return document.documentElement.scrollWidth")
-                assert width <= PHONE[0], (path, width, _sticking_out(browser))
+                assert width <= PHONE[0], (path, width, browser.sticking_out())
     finally:
         browser.desktop()

@@ -259,6 +259,7 @@ def make_app(store: Store, presence: Callable[[str], str | None] | None = None,
                     middleware=[Middleware(SecurityHeaders)],
                     exception_handlers={HTTPException: _http_error, 500: _server_error})
     app.state.feed = feed
+    app.state.nav = pages.nav  # the live games' pages show the same (cardcli.arena.live)
     return app
 
 

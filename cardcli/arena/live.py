@@ -34,9 +34,9 @@ dropped (its browser reconnects and starts again from the kept events), so a slo
 holds up the server, which only appends to queues under a lock and wakes each event loop once
 per batch.
 
-The pages (:func:`routes`) are same-origin and script-driven: a small HTML document with a
-strict Content-Security-Policy, one script and one style sheet served from this package
-(``live_static/``), and a server-sent events stream per match (``/events/live/{id}``) and for
+The pages (:func:`routes`) are same-origin and script-driven: a small body in the arena's frame
+(:func:`.markup.page`: its navigation, stylesheet and strict Content-Security-Policy), with one
+script and one style sheet of their own served from this package (``live_static/``), and a server-sent events stream per match (``/events/live/{id}``) and for
 the list (``/events/live``) that pushes only new events. Every text a bot or an entrant
 controls (names, lines) reaches the page as JSON and is set as text, never as markup.
 """
@@ -632,15 +632,17 @@ def _set_ready(subs: set[Subscriber]) -> None:
 # -- the pages -------------------------------------------------------------------------------------
 
 
-def _page(title: str, body: str) -> Response:
-    document = (
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-        f"<title>{html.escape(title)}</title>"
-        "<link rel=\"stylesheet\" href=\"/live/static/live.css\"></head>"
-        f"<body>{body}<script src=\"/live/static/live.js\"></script></body></html>\n"
-    )
-    return Response(document, 200, HEADERS, "text/html; charset=utf-8")
+def _page(request: Request, title: str, body: str) -> Response:
+    """A live page in the arena's frame (:func:`.markup.page`: its header, skip link, footer,
+    stylesheet and icon), with the live games' own script and stylesheet beside the arena's.
+
+    The navigation is the one the app's other pages show (``app.state.nav``, which
+    :func:`.api.make_app` sets), so that a link added there appears here too; served without
+    the arena's pages (bare routes, in a test), it is the arena's with the live games'."""
+    nav = getattr(request.app.state, "nav", None) or (*markup.NAV, markup.LIVE)
+    version = f"?v={markup.STATIC_VERSION}"
+    return markup.page(title, body, markup.LIVE[0], nav=nav, styles=[f"/live/static/live.css{version}"],
+                       scripts=[f"/live/static/live.js{version}"])
 
 
 def _not_found() -> Response:
@@ -656,27 +658,25 @@ def routes(hub: LiveHub) -> list[Route]:
     - ``/live/static/{name}``: the pages' script and style sheet."""
 
     async def list_page(request: Request) -> Response:
-        return _page("Live games", "<main id=\"live-list\" data-page=\"list\"><h1>Live games</h1>"
-                                   "<p id=\"status\" role=\"status\">connecting</p>"
-                                   "<table id=\"matches\"><caption>Matches in progress</caption><thead><tr>"
-                                   "<th scope=\"col\">Match</th><th scope=\"col\">Seats</th>"
-                                   "<th scope=\"col\">Deal</th><th scope=\"col\">Totals</th></tr></thead>"
-                                   "<tbody></tbody></table></main>")
+        matches = markup.table(("Match", "Seats", "Deal", "Totals"), (), "Matches in progress", "live-matches")
+        return _page(request, "Live games", "<div id=\"live-page\" data-page=\"list\"><h1>Live games</h1>"
+                                            f"<p id=\"status\" role=\"status\">connecting</p>{matches}</div>")
 
     async def match_page(request: Request) -> Response:
         key = request.path_params["id"]
         if not KEY.fullmatch(key):
             return _not_found()
         safe = html.escape(key, quote=True)
-        return _page(f"Live game {key}", f"<main id=\"live-match\" data-page=\"match\" data-match=\"{safe}\">"
-                                         f"<p><a href=\"/live\">All live games</a></p>"
-                                         f"<h1>Live game <span id=\"title\">{safe}</span></h1>"
-                                         "<p id=\"status\" role=\"status\">connecting</p>"
-                                         "<p id=\"position\"></p><div id=\"seats\"></div>"
-                                         "<section id=\"table-area\" aria-label=\"table\"><h2>Table</h2>"
-                                         "<div id=\"trick\"></div><div id=\"floor\"></div></section>"
-                                         "<section aria-label=\"moves\"><h2>Moves</h2><ol id=\"log\"></ol>"
-                                         "</section></main>")
+        return _page(request, f"Live game {key}",
+                     f"<div id=\"live-page\" data-page=\"match\" data-match=\"{safe}\">"
+                     "<p><a href=\"/live\">All live games</a></p>"
+                     f"<h1>Live game <span id=\"title\">{safe}</span></h1>"
+                     "<p id=\"status\" role=\"status\">connecting</p>"
+                     "<p id=\"position\"></p><div id=\"seats\"></div>"
+                     "<section id=\"table-area\" aria-label=\"table\"><h2>Table</h2>"
+                     "<div id=\"trick\"></div><div id=\"floor\"></div></section>"
+                     "<section aria-label=\"moves\"><h2>Moves</h2><ol id=\"log\" tabindex=\"0\"></ol>"
+                     "</section></div>")
 
     async def static(request: Request) -> Response:
         name = request.path_params["name"]

@@ -1,5 +1,6 @@
 """What every HTML page of the arena shares: the frame (navigation, the one stylesheet and the
-one script, both served from ``/static``), the security headers, and the escaping of text.
+one script, both served from ``/static``, beside a page's own where it has them, as the live
+games' pages do), the security headers, and the escaping of text.
 
 Why so strict: an entrant chooses its name (through the organiser), its version label and the
 details of its faults, and a spectator's browser renders them. Every such text goes through
@@ -59,11 +60,19 @@ LIVE = ("/live", "Live games")
 
 
 def page(title: str, body: str, current: str = "", status: int = 200,
-         nav: Sequence[tuple[str, str]] = NAV) -> Response:
-    """A whole page: ``body`` (markup made here, its texts escaped) in the arena's frame."""
+         nav: Sequence[tuple[str, str]] = NAV, styles: Sequence[str] = (),
+         scripts: Sequence[str] = ()) -> Response:
+    """A whole page: ``body`` (markup made here, its texts escaped) in the arena's frame.
+
+    ``styles`` and ``scripts`` are the URLs (on the arena, as the policy wants) of a page's own
+    stylesheets and scripts, loaded after the arena's: the live games' pages keep theirs for
+    what only they show, and take everything else from the frame, so that every page looks and
+    navigates alike."""
     current_mark = ' aria-current="page"'
     links = "".join(f'<a href="{href}"{current_mark if href == current else ""}>{esc(text)}</a>'
                     for href, text in nav)
+    own = "".join(f'\n<link rel="stylesheet" href="{esc(url)}">' for url in styles)
+    own += "".join(f'\n<script src="{esc(url)}" defer></script>' for url in scripts)
     text = f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -72,7 +81,7 @@ def page(title: str, body: str, current: str = "", status: int = 200,
 <title>{esc(title)} - cardcli arena</title>
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/arena.css?v={STATIC_VERSION}">
-<script src="/static/arena.js?v={STATIC_VERSION}" defer></script>
+<script src="/static/arena.js?v={STATIC_VERSION}" defer></script>{own}
 </head>
 <body>
 <a class="skip" href="#main">Skip to the content</a>

@@ -1,9 +1,10 @@
 /* The live games' pages: a list of the matches in progress and one match's table, both fed by
- * server-sent events from the same origin. Every text that comes from a bot, an entrant or a
- * record is set with textContent, never as markup. */
+ * server-sent events from the same origin, inside the arena's frame (its <main> holds
+ * #live-page, which names the page and the match). Every text that comes from a bot, an
+ * entrant or a record is set with textContent, never as markup. */
 (function () {
   "use strict";
-  var main = document.querySelector("main");
+  var main = document.getElementById("live-page");
   var status = document.getElementById("status");
   var received = 0;
 
@@ -20,8 +21,14 @@
 
   /* -- the list of matches in progress ----------------------------------------------------- */
   function listPage() {
-    var body = document.querySelector("#matches tbody");
+    var body = document.querySelector("table.live-matches tbody");
+    var none = body.querySelector(".empty") ? body.firstElementChild : null;  // the page's "none yet" row
     var rows = {};
+    function showNone() {
+      var empty = Object.keys(rows).length === 0;
+      if (none && empty && !none.parentNode) body.appendChild(none);
+      else if (none && !empty && none.parentNode) none.remove();
+    }
     function row(m) {
       var tr = rows[m.id];
       if (!tr) {
@@ -59,6 +66,7 @@
         rows[msg.id].remove();
         delete rows[msg.id];
       }
+      showNone();
       main.setAttribute("data-count", String(Object.keys(rows).length));
     };
   }
@@ -109,6 +117,7 @@
       switch (w[0]) {
         case "deal":
           st.deal = w[1];
+          st.trick = null;  // no trick of the new deal yet: the last deal's is not shown as current
           st.trickCards = [];
           st.floor = "";
           st.seats.forEach(function (s, i) {
