@@ -43,7 +43,7 @@ def test_mistakes_are_one_line_each(arena: Path, tmp_path: Path) -> None:
     run_cli("arena", "entrant", "add", str(arena), "a", "--command", "random", check=True)
     assert "exists already" in one_line_error("arena", "entrant", "add", str(arena), "a", "--command", "first")
     assert "no entrant named zed" in one_line_error("arena", "entrant", "disable", str(arena), "zed")
-    assert "no remote entrant named a" in one_line_error("arena", "entrant", "token", str(arena), "a")
+    assert "no entrant named zed" in one_line_error("arena", "entrant", "token", str(arena), "zed")
     assert "--cert and --key" in one_line_error("arena", "serve", str(arena), "--cert", str(arena / "arena.json"))
     assert "--web" in one_line_error("arena", "serve", str(arena), "--web", "nowhere")
     assert "at least two" in one_line_error("arena", "finals", str(arena), "--top", "2", "--deal-sets", "1")

@@ -215,18 +215,75 @@ def test_the_keyboard_reaches_every_control(arena: Arena, browser: Browser) -> N
     assert "/entrants/random" in seen, seen
 
 
+def _sign_in(arena: Arena, browser: Browser, field: str) -> None:
+    """Type ``field`` into the author's sign-in form and send it with Enter, as a person does."""
+    from selenium.webdriver.common.keys import Keys
+
+    browser.open(arena.url + "/author")
+    if not browser.js("return !!document.getElementById('token')"):
+        browser.js("document.querySelector('form.sign-out').submit()")
+        until(lambda: browser.js("return !!document.getElementById('token')"), "the sign-in form")
+    field_box = browser.driver.find_element("id", "token")
+    field_box.send_keys(field)
+    field_box.send_keys(Keys.ENTER)
+    until(lambda: browser.js("return document.readyState") == "complete"
+          and not browser.js("return !!document.getElementById('token') && document.getElementById('token').value"),
+          "the answer to the sign-in")
+
+
+def _author_token(arena: Arena) -> str:
+    """A new token for the entrant named with markup (a program: the token opens its author's
+    view only), replacing any before."""
+    from cardcli.arena import secrets
+
+    token, digest = secrets.new_pair()
+    arena.store.set_token_hash(MARKUP, digest)
+    return token
+
+
+def test_the_author_s_view_refuses_a_wrong_token_and_opens_with_the_right_one(arena: Arena,
+                                                                               browser: Browser) -> None:
+    _played(arena)
+    token = _author_token(arena)
+    _sign_in(arena, browser, "a-wrong-token")
+    assert "No entrant has that token" in browser.js("return document.querySelector('[role=alert]').textContent")
+    assert not [c for c in browser.driver.get_cookies() if c["name"] == "cardcli_author"]
+    browser.open(arena.url + f"/author/matches/{arena.store.matches(1)[0].id}")
+    assert "Sign in to see this page" in browser.js("return document.body.textContent")
+    _sign_in(arena, browser, f"{MARKUP} {token}")
+    assert browser.driver.current_url == arena.url + "/author"
+    assert browser.js("return document.querySelector('h1').textContent") == f"The author's view of {MARKUP}"
+    _no_alert(browser)
+    assert browser.js("return document.querySelectorAll('img').length") == 0
+    assert browser.js("return document.querySelector('nav a[aria-current=page]').getAttribute('href')") == "/author"
+    browser.js("document.querySelector('table.think tbody a').click()")
+    until(lambda: "/author/matches/" in browser.driver.current_url, "the author's page of a match")
+    until(lambda: browser.js("return document.querySelectorAll('svg.think-chart rect.bar').length") > 0,
+          "the think time chart")
+    assert "<< cardcli 1" in browser.js("return document.querySelector('pre.protocol').textContent")
+    visited = browser.js("return performance.getEntriesByType('navigation').map(e => e.name)")
+    assert all(token not in url for url in [browser.driver.current_url, *visited, *browser.requests()])
+    assert token not in browser.driver.page_source
+    assert not browser.console_errors()
+
+
 SHOTS = ("standings", "entrant", "entrant-markup", "matches", "matches-filtered", "match")
 """The screenshots' names, one per page of :func:`_pages`."""
+AUTHOR_SHOTS = ("author", "author-match")
+"""The author's view's screenshots: its page and its page of a match."""
 
 
 def test_no_page_is_wider_than_a_phone(arena: Arena, browser: Browser) -> None:
     _played(arena)
-    for path, name in zip(_pages(arena), SHOTS):
+    _sign_in(arena, browser, _author_token(arena))
+    pages = [*_pages(arena), "/author", f"/author/matches/{arena.store.matches(1)[0].id}"]
+    shots = (*SHOTS, *AUTHOR_SHOTS)
+    for path, name in zip(pages, shots):
         browser.open(arena.url + path)
         browser.docs_screenshot(name)
     try:
         browser.viewport(*PHONE, mobile=True)
-        for path, name in zip(_pages(arena), SHOTS):
+        for path, name in zip(pages, shots):
             browser.open(arena.url + path)
             browser.docs_screenshot(f"{name}-phone")
             if name != "match":  # the viewer's own layout, tested by its own tests

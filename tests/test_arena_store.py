@@ -105,10 +105,15 @@ def test_entrants_names_are_unique_and_tokens_are_kept_as_hashes_only(db: str, s
     new, new_digest = secrets.new_pair()
     store.set_token_hash("alice", new_digest)
     assert secrets.matches(new, store.token_hashes()["alice"]) and not secrets.matches(token, store.token_hashes()["alice"])
-    with pytest.raises(UsageError):
-        store.set_token_hash("bob", new_digest)  # not a remote entrant
+    with pytest.raises(UsageError, match="no entrant named carol"):
+        store.set_token_hash("carol", new_digest)
+    authors, authors_digest = secrets.new_pair()
+    store.set_token_hash("bob", authors_digest)  # a program's token opens only its author's view
+    assert "bob" not in store.token_hashes()
+    holder = store.holder_of(authors_digest)
+    assert holder is not None and holder.name == "bob" and store.holder_of(secrets.token_hash(token)) is None
     dumped = _dump(store)
-    assert token not in dumped and new not in dumped, "a token is in the database in clear"
+    assert all(t not in dumped for t in (token, new, authors)), "a token is in the database in clear"
     store.set_enabled("bob", False, "faulted in 9 of its last 50 matches")
     assert store.entrant("bob").disabled_reason == "faulted in 9 of its last 50 matches"
     store.set_enabled("bob", True)

@@ -71,6 +71,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_arena_table": "unit fast",
     "test_arena_api": "process",
     "test_arena_pages": "process",
+    "test_arena_author": "process",
     "test_arena_live": "unit",
     "test_arena_live_play": "process",
     "test_arena_live_browser": "process browser",

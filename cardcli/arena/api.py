@@ -5,6 +5,8 @@ Why it is shaped so:
 
 - **Read only.** Every route answers GET (and HEAD); anything else is 405, and no route
   writes: what changes an arena is the organiser's shell (``cardcli arena``), never the web.
+  (The author's view, :mod:`.author`, takes a sign-in form by POST, which opens a session in
+  memory and writes nothing either.)
 - **Nothing secret, nothing local.** An entrant is shown by name, kind, state and versions:
   never its token's hash, nor its seat spec (a program's command line may name the
   organiser's paths). A record is served exactly as stored, since that is what
@@ -229,14 +231,19 @@ def make_app(store: Store, presence: Callable[[str], str | None] | None = None,
     (:mod:`.pages`: HTML, the standings pushed as they change by :mod:`.events`, the static
     files they use). ``presence`` gives what the serving process knows of an entrant's
     connection (``connected``, ``waiting``...), shown in the standings' state column; ``more``
-    are routes served beside them (the live games', :func:`.live.routes`). ``app.state.feed`` is the standings' feed, which :meth:`WebServer.stop` closes."""
+    are routes served beside them (the live games', :func:`.live.routes`). The author's view
+    (:mod:`.author`) is served with them. ``app.state.feed`` is the standings' feed, which
+    :meth:`WebServer.stop` closes."""
+    from . import author
     from .events import Feed
     from .markup import LIVE, NAV, SecurityHeaders
     from .pages import Pages
 
     api = Api(store)
     live = any(getattr(route, "path", None) == LIVE[0] for route in more)
-    pages = Pages(store, api, presence, (*NAV, LIVE) if live else NAV)
+    nav = (*NAV, LIVE, author.NAV_LINK) if live else (*NAV, author.NAV_LINK)
+    pages = Pages(store, api, presence, nav)
+    authors = author.Authors(store, nav)
     feed = Feed(pages.standings_fragment)
     routes: list[tuple[str, Callable[[Request], Response]]] = [
         ("/api/standings", api.standings),
@@ -255,6 +262,7 @@ def make_app(store: Store, presence: Callable[[str], str | None] | None = None,
     ]
     app = Starlette(routes=[*(Route(path, endpoint, methods=["GET"]) for path, endpoint in routes + page_routes),
                             Route("/events/standings", feed.endpoint, methods=["GET"]), *more,
+                            *author.routes(authors),
                             Mount("/static", StaticFiles(directory=STATIC), name="static")],
                     middleware=[Middleware(SecurityHeaders)],
                     exception_handlers={HTTPException: _http_error, 500: _server_error})

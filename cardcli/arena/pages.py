@@ -394,18 +394,24 @@ class Pages:
                 raise HTTPException(404, f"no match {match_id}")
             record = json.loads(line)
             record.pop("info", None)  # the bots' own info lines are for their authors
-            try:
-                text = viewer.render([record], wheres=[f"match {match_id}"], source=f"arena match {match_id}")
-            except CardcliError as err:
-                raise HTTPException(500, f"the record of match {match_id} cannot be shown: {err}") from None
-            text = _with_way_back(text, match_id)
-            cached = (text, _meta_policy(text))
+            cached = viewer_page(record, match_id)
             with self._lock:
                 self._viewer[match_id] = cached
                 while len(self._viewer) > VIEWER_PAGES_KEPT:
                     self._viewer.popitem(last=False)
         text, policy = cached
         return HTMLResponse(text, headers=dict(HEADERS, **{"Content-Security-Policy": policy}))
+
+
+def viewer_page(record: dict[str, Any], match_id: int) -> tuple[str, str]:
+    """The replay viewer's page of a stored match's ``record``, with links back to the arena,
+    and the policy to send with it (its own, as strict as the arena's)."""
+    try:
+        text = viewer.render([record], wheres=[f"match {match_id}"], source=f"arena match {match_id}")
+    except CardcliError as err:
+        raise HTTPException(500, f"the record of match {match_id} cannot be shown: {err}") from None
+    text = _with_way_back(text, match_id)
+    return text, _meta_policy(text)
 
 
 def _with_way_back(text: str, match_id: int) -> str:

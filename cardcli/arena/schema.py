@@ -121,3 +121,16 @@ rating_history = sa.Table(
 )
 """Each version's rating (mu, sigma) over time, written as the standings are saved: what the
 standings page draws its chart from. Bounded per version (:meth:`.Store.save_standings`)."""
+
+fault_bundles = sa.Table(
+    "fault_bundles", metadata,
+    sa.Column("match_id", sa.Integer, sa.ForeignKey("matches.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.PrimaryKeyConstraint("match_id", "seat"),
+)
+"""The failure bundle of each seat that faulted in a match and ran a program
+(:func:`cardcli.tournament.bundles.bundles`): its last protocol lines with their times and the
+end of its stderr, which exist only in the worker that played the match. Written with the match,
+in its transaction; read only by the author's view (:mod:`.author`), never by the public pages
+or the API, since a bot's stderr is its author's."""

@@ -431,7 +431,8 @@ class Service:
             self._first_finished = time.monotonic()
         self._finished.append(_Finished(
             NewMatch(slot.unit.id, slot.rotation, tuple(seating), finished.line, rated, tuple(head["faulted"]),
-                     time.time()), slot, head, {e: entrants[e] for e in slot.entrants}))
+                     time.time(), tuple((b.seat, b.text) for b in finished.bundles)),
+            slot, head, {e: entrants[e] for e in slot.entrants}))
         if self._commit_due():
             self.flush()
 

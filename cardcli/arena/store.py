@@ -33,7 +33,7 @@ from . import history, schema
 from ..tournament.schedule import deal_set_seed
 from .config import ArenaConfig
 
-HEAD = "0003"
+HEAD = "0004"
 """The newest migration (:mod:`.migrations`): a database at another one is upgraded with
 ``cardcli arena upgrade``, never silently."""
 
@@ -105,6 +105,8 @@ class NewMatch:
     faulted: tuple[int, ...]
     """The seats that faulted."""
     finished: float
+    bundles: tuple[tuple[int, str], ...] = ()
+    """The failure bundle of each faulty seat that ran a program: (seat, text)."""
 
 
 @attrs.frozen
@@ -287,13 +289,21 @@ class Store:
             return int(conn.execute(sa.select(t.c.generation).where(t.c.name == name)).scalar_one())
 
     def set_token_hash(self, name: str, token_hash: str) -> None:
-        """A remote entrant's new token (the old one stops working at once)."""
+        """An entrant's new token (the old one stops working at once): a remote bot's key to its
+        seats and its author's to the author's view; a program entrant's only the latter."""
         t = schema.entrants
         with self.engine.begin() as conn:
-            done = conn.execute(t.update().where((t.c.name == name) & (t.c.kind == EntrantKind.REMOTE))
-                                .values(token_hash=token_hash))
+            done = conn.execute(t.update().where(t.c.name == name).values(token_hash=token_hash))
         if done.rowcount != 1:
-            raise UsageError(f"no remote entrant named {name}")
+            raise UsageError(f"no entrant named {name}")
+
+    def holder_of(self, token_hash: str) -> EntrantRow | None:
+        """The entrant whose token has the hash ``token_hash``, enabled or not (a disabled
+        entrant's author most needs to see why), or None."""
+        t = schema.entrants
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(t).where(t.c.token_hash == token_hash)).first()
+        return None if row is None else _entrant(row)
 
     def token_hashes(self) -> dict[str, str]:
         """Remote entrant name → its token's hash, for the listener."""
@@ -479,6 +489,9 @@ class Store:
                                                "faulted": seat in match.faulted}
                                               for seat, version in enumerate(match.seating)])
             ids.append(match_id)
+            if match.bundles:
+                conn.execute(schema.fault_bundles.insert(), [{"match_id": match_id, "seat": seat, "text": text}
+                                                              for seat, text in match.bundles])
         conn.execute(_UNIT_DONE, [{"unit": unit} for unit in dict.fromkeys(match.unit_id for match in new)])
         return ids
 
@@ -610,6 +623,35 @@ class Store:
             query = query.where(m.c.unit_id.in_(sa.select(u.c.id).where(u.c.kind == kind)))
         with self.engine.connect() as conn:
             return [int(i) for i in conn.execute(query.order_by(m.c.id)).scalars()]
+
+    def entrant_faults(self, entrant: str, limit: int, after: int | None = None) -> list[tuple[int, int]]:
+        """The newest matches in which ``entrant`` (any of its versions) faulted, as (match id,
+        seat), newest first; only those with an id below ``after`` when it is given."""
+        a, v, e = schema.appearances, schema.versions, schema.entrants
+        query = (sa.select(a.c.match_id, a.c.seat).join(v, v.c.id == a.c.version_id).join(e, e.c.id == v.c.entrant_id)
+                 .where((e.c.name == entrant) & (a.c.faulted == sa.true())))
+        if after is not None:
+            query = query.where(a.c.match_id < after)
+        with self.engine.connect() as conn:
+            rows = conn.execute(query.order_by(a.c.match_id.desc(), a.c.seat).limit(limit)).all()
+        return [(int(match_id), int(seat)) for match_id, seat in rows]
+
+    def seats_of(self, entrant: str, match_id: int) -> list[int]:
+        """The seats ``entrant`` held in the match ``match_id`` (none when it did not play it)."""
+        a, v, e = schema.appearances, schema.versions, schema.entrants
+        with self.engine.connect() as conn:
+            seats = conn.execute(sa.select(a.c.seat).join(v, v.c.id == a.c.version_id)
+                                 .join(e, e.c.id == v.c.entrant_id)
+                                 .where((e.c.name == entrant) & (a.c.match_id == match_id))
+                                 .order_by(a.c.seat)).scalars().all()
+        return [int(seat) for seat in seats]
+
+    def bundles(self, match_id: int) -> dict[int, str]:
+        """Seat → the failure bundle kept of it in the match ``match_id``."""
+        b = schema.fault_bundles
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(b.c.seat, b.c.text).where(b.c.match_id == match_id)).all()
+        return {int(seat): str(text) for seat, text in rows}
 
     def recent_faults(self, entrant_id: int, window: int) -> tuple[int, int]:
         """Of an entrant's last ``window`` matches (every version), how many it faulted in,

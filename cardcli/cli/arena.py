@@ -118,7 +118,7 @@ def upgrade(directory: str) -> None:
 
 @arena.group("entrant")
 def entrant() -> None:
-    """Add, list, disable and enable the arena's entrants, and give remote ones new tokens."""
+    """Add, list, disable and enable the arena's entrants, and give them new tokens."""
 
 
 @entrant.command("add")
@@ -207,7 +207,10 @@ def entrant_enable(directory: str, name: str) -> None:
 @click.argument("directory", type=click.Path(file_okay=False, exists=True))
 @click.argument("name")
 def entrant_token(directory: str, name: str) -> None:
-    """A new token for the remote entrant NAME, printed as NAME TOKEN; the old one stops working."""
+    """A new token for the entrant NAME, printed as NAME TOKEN; the old one stops working at once.
+
+    It opens the author's view of the web pages (/author: faults, failure bundles, protocol
+    lines, think time) for any entrant; a remote entrant's bot also connects with it."""
     from ..arena import secrets
 
     store = _open(directory)

@@ -34,7 +34,11 @@ class Bundle:
 
     name: str
     seat: int
+    heading: str
+    """Its first line: the match and seat by the tournament's numbering."""
     text: str
+    """The rest: the command, the fault, the last request, the protocol lines, the stderr's end
+    (what the arena keeps, under its own numbering)."""
 
     def save(self, records: Path, line: int) -> Path:
         """Write the bundle in the ``faults`` folder beside ``records``, the tournament's records
@@ -46,7 +50,7 @@ class Bundle:
         replay = f"cardcli replay {records} --game {line} --seat {self.seat} --protocol"
         head = f"record: line {line} of {records.name}; its protocol lines again: {replay}\n"
         tmp = path.with_name(f".{self.name}.{os.getpid()}")
-        tmp.write_text(head + self.text, encoding="utf-8")
+        tmp.write_text(head + self.heading + "\n" + self.text, encoding="utf-8")
         os.replace(tmp, path)
         return path
 
@@ -66,9 +70,8 @@ def bundles(record: Record, seats: Sequence[Seat]) -> tuple[Bundle, ...]:
         if tag.entrants is None:
             raise RecordError(f"match {index}: a tournament record without its entrants' names")
         entrant = tag.entrants[seat]
+        heading = f"match {index} (key {tag.key}), seed {record.seed}: seat {seat}, entrant {printable(entrant)}"
         lines = [
-            f"match {index} (key {tag.key}), seed {record.seed}: seat {seat}, "
-            f"entrant {printable(entrant)}",
             f"command: {printable(' '.join(bot.command))}"
             + (f" (in {printable(bot.launch.workdir)})" if bot.launch.workdir is not None else ""),
             f"fault: {fault.kind} in deal {fault.deal}, move {fault.move + 1}: {printable(fault.detail)}",
@@ -84,7 +87,7 @@ def bundles(record: Record, seats: Sequence[Seat]) -> tuple[Bundle, ...]:
         lines += ["", f"the end of its stderr ({len(tail.encode())} bytes"
                       + (f"; all of it in {stderr_path}" if stderr_path is not None else "") + "):"]
         lines += [printable(line) for line in tail.splitlines()]
-        made.append(Bundle(f"match-{index}-seat-{seat}.txt", seat, "\n".join(lines) + "\n"))
+        made.append(Bundle(f"match-{index}-seat-{seat}.txt", seat, heading, "\n".join(lines) + "\n"))
     return tuple(made)
 
 

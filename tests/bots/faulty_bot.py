@@ -51,6 +51,7 @@ p.add_argument("--stderr-flood", type=int, default=0, help="write this many MiB 
 p.add_argument("--report-fds", default=None, help="write the bot's open file descriptors to this file")
 p.add_argument("--exit-at-start", action="store_true", help="exit before the handshake")
 p.add_argument("--chatty", action="store_true", help="send info and unknown lines and stderr noise")
+p.add_argument("--stderr-text", default=None, help="write this text and ' (on stderr)' to stderr before each answer")
 p.add_argument("--spawn-child", action="store_true", help="start a child process that sleeps forever")
 p.add_argument("--ignore-quit", action="store_true", help="keep running after quit")
 p.add_argument("--quit-delay", type=float, default=0.0, help="take this long to exit after quit")
@@ -157,6 +158,9 @@ for raw in sys.stdin:
             send("info thinking hard")
             send("whatever this is")
             sys.stderr.write("noise " * 1000 + "\n")
+            sys.stderr.flush()
+        if args.stderr_text is not None:
+            sys.stderr.write(args.stderr_text + " (on stderr)\n")
             sys.stderr.flush()
         if args.stderr_flood:
             chunk = b"x" * (1 << 20)
