@@ -58,6 +58,13 @@ def played(store: Store) -> Store:
         service.run(until=lambda: service.stored >= PLAYED)
     finally:
         workers.close()
+    store_fault_with_markup(store)
+    return store
+
+
+def store_fault_with_markup(store: Store) -> int:
+    """Store the last match again (unrated, in a unit of its own) with a fault of the entrant
+    named with markup whose detail holds markup too; its id."""
     last = store.matches(1)[0]
     hostile = {v["id"] for v in store.versions() if v["name"] == MARKUP}
     seat = next(s for s, v in enumerate(last.seating) if v in hostile)
@@ -65,8 +72,9 @@ def played(store: Store) -> Store:
     record["faults"] = [*record.get("faults", []), {"seat": seat, "kind": "crash", "detail": FAULT_MARKUP,
                                                     "deal": 1, "move": 2}]
     unit = store.add_unit("ladder", [1, 2], [None, None], 4)
-    store.store_match(unit, 0, last.seating, json.dumps(record), False, [seat])
-    return store
+    stored = store.store_match(unit, 0, last.seating, json.dumps(record), False, [seat])
+    assert stored is not None
+    return stored
 
 
 @pytest.fixture

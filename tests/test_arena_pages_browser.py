@@ -1,7 +1,8 @@
 """The arena's web pages in a real headless Chromium (tests/browser.py), served by the arena's
 own web server on loopback while a real ladder plays: the standings page changes as matches
-are stored, without a reload; an entrant named ``<img src=x onerror=alert(1)>`` shows as text
-and runs nothing; no page loads anything from anywhere but the arena, or breaks its policy;
+are stored, without a reload; an entrant named ``<img src=x onerror=alert(1)>`` and a fault's
+detail holding markup show as text and run nothing; the author's view refuses a wrong token and
+opens with the right one, which no address or page shows; no page loads anything from anywhere but the arena, or breaks its policy;
 the keyboard reaches every control; a link to a moment of a match opens the viewer there; and
 no page is wider than a phone. Set ``CARDCLI_ARENA_SCREENSHOTS=docs`` to write the screenshots of
 ``docs/arena.md`` (``docs/arena-<page>.png`` and ``-phone.png``) while the tests run."""
@@ -24,6 +25,7 @@ from cardcli.arena.workers import Workers
 from cardcli.referee import Settings
 from cardcli.seats.limits import Limits
 from cardcli.seats.policy import SandboxMode, SandboxPolicy
+from test_arena_pages import FAULT_MARKUP, store_fault_with_markup
 
 CONFIG = ArenaConfig("peppa", "torino", {}, 4, 42, Settings(move_time=2.0), Limits(memory_mb=256),
                      SandboxPolicy(mode=SandboxMode.OFF))
@@ -133,16 +135,25 @@ def test_the_standings_update_while_matches_are_played(arena: Arena, browser: Br
 
 
 def _pages(arena: Arena) -> list[str]:
-    match = arena.store.matches(1)[0].id
+    match = _played_match(arena)
     return ["/", "/entrants/random", f"/entrants/{quote(MARKUP, safe='')}", "/matches",
             f"/matches?entrant={quote(MARKUP, safe='')}&faults=without", f"/matches/{match}"]
 
 
+def _played_match(arena: Arena) -> int:
+    """The newest match as played (the one stored again with a made-up fault does not verify,
+    and its viewer page says so)."""
+    return next(m.id for m in arena.store.matches(10) if not m.faults)
+
+
 def _played(arena: Arena) -> None:
+    """At least 4 matches played, then one stored again with a fault whose detail holds markup."""
     if arena.store.match_count() < 4:
         arena.play(4)
         arena.wait()
         arena.service.refresh_standings()
+    if not arena.store.entrant_faults(MARKUP, 1):
+        store_fault_with_markup(arena.store)
 
 
 def test_a_name_with_markup_shows_as_text_and_runs_nothing(arena: Arena, browser: Browser) -> None:
@@ -154,6 +165,10 @@ def test_a_name_with_markup_shows_as_text_and_runs_nothing(arena: Arena, browser
         assert MARKUP in browser.js("return document.body.textContent"), path
     browser.open(arena.url + f"/entrants/{quote(MARKUP, safe='')}")
     assert browser.js("return document.querySelector('h1').textContent") == MARKUP
+    # its fault's detail, markup too, is text: no script ran, no element was made of it
+    assert FAULT_MARKUP in browser.js("return document.querySelector('main').textContent")
+    assert browser.js("return document.querySelectorAll('main b, main script').length") == 0
+    _no_alert(browser)
 
 
 def test_no_page_loads_anything_from_elsewhere_nor_breaks_its_policy(arena: Arena, browser: Browser) -> None:
@@ -170,7 +185,7 @@ def test_no_page_loads_anything_from_elsewhere_nor_breaks_its_policy(arena: Aren
 
 def test_a_link_to_a_moment_opens_the_viewer_there(arena: Arena, browser: Browser) -> None:
     _played(arena)
-    match = arena.store.matches(1)[0].id
+    match = _played_match(arena)
     browser.open(arena.url + f"/matches/{match}", "#m=0&s=5")
     position = until(lambda: browser.js("return window.cardcliViewer && window.cardcliViewer.position()"),
                      "the viewer to start")
@@ -248,7 +263,7 @@ def test_the_author_s_view_refuses_a_wrong_token_and_opens_with_the_right_one(ar
     _sign_in(arena, browser, "a-wrong-token")
     assert "No entrant has that token" in browser.js("return document.querySelector('[role=alert]').textContent")
     assert not [c for c in browser.driver.get_cookies() if c["name"] == "cardcli_author"]
-    browser.open(arena.url + f"/author/matches/{arena.store.matches(1)[0].id}")
+    browser.open(arena.url + f"/author/matches/{_played_match(arena)}")
     assert "Sign in to see this page" in browser.js("return document.body.textContent")
     _sign_in(arena, browser, f"{MARKUP} {token}")
     assert browser.driver.current_url == arena.url + "/author"
@@ -256,7 +271,8 @@ def test_the_author_s_view_refuses_a_wrong_token_and_opens_with_the_right_one(ar
     _no_alert(browser)
     assert browser.js("return document.querySelectorAll('img').length") == 0
     assert browser.js("return document.querySelector('nav a[aria-current=page]').getAttribute('href')") == "/author"
-    browser.js("document.querySelector('table.think tbody a').click()")
+    assert FAULT_MARKUP in browser.js("return document.querySelector('table.faults').textContent")
+    browser.js("document.querySelector(arguments[0]).click()", f'table.think a[href="/author/matches/{_played_match(arena)}"]')
     until(lambda: "/author/matches/" in browser.driver.current_url, "the author's page of a match")
     until(lambda: browser.js("return document.querySelectorAll('svg.think-chart rect.bar').length") > 0,
           "the think time chart")
@@ -276,7 +292,7 @@ AUTHOR_SHOTS = ("author", "author-match")
 def test_no_page_is_wider_than_a_phone(arena: Arena, browser: Browser) -> None:
     _played(arena)
     _sign_in(arena, browser, _author_token(arena))
-    pages = [*_pages(arena), "/author", f"/author/matches/{arena.store.matches(1)[0].id}"]
+    pages = [*_pages(arena), "/author", f"/author/matches/{_played_match(arena)}"]
     shots = (*SHOTS, *AUTHOR_SHOTS)
     for path, name in zip(pages, shots):
         browser.open(arena.url + path)
