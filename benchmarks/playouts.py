@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Peppa's compact whole playouts against the engine's integer actions and OpenSpiel's hearts.
 
-Usage: python3 benchmarks/playouts.py [--seconds S] [--rounds N]
+Usage: python3 benchmarks/playouts.py [--seconds S] [--rounds N] [--search]
 
 Every contender plays whole random deals (the deal, the pass and 52 cards) for S seconds of
 processor time per round, and the contenders take turns in N rounds, so that a shared
@@ -25,6 +25,10 @@ A move is a card played or a seat's pass (a Peppa pass is one move; OpenSpiel pa
 at a time, 12 moves a deal). ``hearts rules`` plays Peppa with the lead restrictions of
 OpenSpiel's default hearts (2♣ leads, no points on the first trick, hearts broken, Q♠ breaks
 them), so that the rules compared are the same as well.
+
+With ``--search`` it measures instead what the search player gains: processor time per
+decision, on the same positions, with the playouts finished by the compact loop and move by
+move (``--seconds`` is then unused).
 """
 
 from __future__ import annotations
@@ -139,11 +143,106 @@ def openspiel_hearts() -> Contender | None:
     return run
 
 
+SEARCH_POSITIONS = 8
+"""Positions each way searches per round (the same ones both ways)."""
+
+
+def search_decisions(rounds: int) -> None:
+    """The search player's cost per decision with its playouts finished by the compact loop
+    and move by move (the same rule, ``playout=rule``), on the same positions: Torino deals
+    dealt from seeds 0, 1, 2 ..., passed at random and five cards into the play, each
+    searched with the default 400 iterations over clones of the true position (the view's
+    drawing of worlds, the same both ways, is left out)."""
+    import attrs
+
+    from cardcli.players.search.hooks import policy_for
+    from cardcli.players.search.ismcts import DEFAULT_ITERATIONS, Budget, deal_rewards, search
+
+    hooks = registry.get("peppa").search.load()  # type: ignore[union-attr]
+    ways = {
+        "whole playout": policy_for(hooks, 4, "rule"),
+        "move by move": policy_for(attrs.evolve(hooks, whole_playout=None), 4, "rule"),
+    }
+    rewards = deal_rewards(4, True, ())
+    budget = Budget(iterations=DEFAULT_ITERATIONS)
+
+    def position(seed: int):  # type: ignore[no-untyped-def]
+        setup = registry.resolve("peppa", "torino", {}, None, seed)
+        match = setup.new_match()
+        match.deal(shuffled(seed, 0, setup.spec.deck()))
+        rng = random.Random(seed)
+        while match.phase == "pass" or match.tricks.number * 4 + len(match.tricks.trick) < 5:
+            decision = match.decisions()[0]
+            match.apply(decision.seat, rng.choice(decision.moves))
+        return match
+
+    per_decision: dict[str, list[float]] = {name: [] for name in ways}
+    for number in range(rounds):
+        seeds = range(number * SEARCH_POSITIONS, (number + 1) * SEARCH_POSITIONS)
+        positions = [position(seed) for seed in seeds]
+        for name, policy in ways.items():
+            start = time.process_time()
+            for seed, match in zip(seeds, positions):
+                decision = match.decisions()[0]
+                search(lambda rng, match=match: match.clone(), decision.seat, decision.moves, rewards, budget,
+                       random.Random(seed), policy)
+            per_decision[name].append((time.process_time() - start) / SEARCH_POSITIONS * 1000)
+    print(f"ISMCTS decisions, {DEFAULT_ITERATIONS} iterations, playout=rule, {rounds} rounds of "
+          f"{SEARCH_POSITIONS} positions each way; medians over the rounds")
+    for name in ways:
+        print(f"{name:<16} {statistics.median(per_decision[name]):>8.1f} ms a decision")
+    ratios = [a / b for a, b in zip(per_decision["move by move"], per_decision["whole playout"])]
+    print(f"move by move / whole playout: median {statistics.median(ratios):.2f}, lowest {min(ratios):.2f}, "
+          f"highest {max(ratios):.2f}")
+    seat_decisions(rounds)
+
+
+def seat_decisions(rounds: int) -> None:
+    """Whole decisions of the default ``ismcts`` seat in one-deal matches against three
+    ``heuristic`` seats (the seat view draws the worlds), with the game's search hooks as they
+    are and with ``whole_playout`` taken out of them, two seeds per round each way: processor
+    time per decision the seat was asked for (its pass and its forced plays included)."""
+    import attrs
+
+    import cardcli.plugins.peppa.search as peppa_search
+    from cardcli.referee import Settings, play_match
+    from cardcli.seating import builtin
+
+    hooks = peppa_search.SEARCH
+    ways = {"whole playout": hooks, "move by move": attrs.evolve(hooks, whole_playout=None)}
+    per_decision: dict[str, list[float]] = {name: [] for name in ways}
+    try:
+        for number in range(rounds):
+            for name, chosen in ways.items():
+                peppa_search.SEARCH = chosen  # what the seat's player loads (GameSpec.search)
+                start = time.process_time()
+                decisions = 0
+                for seed in (2 * number, 2 * number + 1):
+                    setup = registry.resolve("peppa", None, {}, None, seed)
+                    seats = [builtin("ismcts", "i", seed), *(builtin("heuristic", f"h{k}", seed) for k in range(3))]
+                    play_match(setup, seats, Settings(max_deals=1))
+                    decisions += seats[0].player.decisions  # type: ignore[attr-defined]
+                per_decision[name].append((time.process_time() - start) / decisions * 1000)
+    finally:
+        peppa_search.SEARCH = hooks
+    print(f"An ismcts seat against three heuristic seats, one deal, {rounds} rounds of 2 seeds each way")
+    for name in ways:
+        print(f"{name:<16} {statistics.median(per_decision[name]):>8.1f} ms a decision")
+    ratios = [a / b for a, b in zip(per_decision["move by move"], per_decision["whole playout"])]
+    print(f"move by move / whole playout: median {statistics.median(ratios):.2f}, lowest {min(ratios):.2f}, "
+          f"highest {max(ratios):.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="processor seconds per contender and round")
     parser.add_argument("--rounds", type=int, default=7, help="rounds, the contenders taking turns in each")
+    parser.add_argument("--search", action="store_true",
+                        help="measure the search player's decisions with and without the whole playouts instead")
     args = parser.parse_args()
+    if args.search:
+        search_decisions(args.rounds)
+        return
     contenders: dict[str, Contender] = {
         "peppa torino compact random": compact("torino"),
         "peppa standard compact random": compact("standard"),

@@ -12,8 +12,9 @@ the match for :func:`play_match`.
 
 Size: 800 cases of :func:`play_deal` (about 770 deals: some cases land on a finished match)
 and 400 of :func:`play_match` with low thresholds (about 1,340 deals), so about 2,100 deals in
-all, plus 480 rigged deals that make a cappotto happen; 3 to 4 seconds on one core, most of it
-the engine's own moves (the cases are split in blocks so that ``-n 2`` shares them out).
+all, plus 480 rigged deals that make a cappotto happen, and two short searches through the
+loop; 3 to 4 seconds on one core, most of it the engine's own moves (the cases are split in
+blocks so that ``-n 2`` shares them out).
 """
 
 from __future__ import annotations
@@ -231,3 +232,45 @@ def test_the_greedy_choice_is_the_trick_policy_s():
             assert step[2] % 13 == weakest == expected % 13
         checked += 1
     assert checked > 80
+
+
+def test_the_search_finishes_its_peppa_playouts_in_the_loop_and_stays_deterministic():
+    """The search player's playouts go through the loop (a WholePlayout for every kind), and a
+    decision depends on the seed alone: the same seed, the same move and visits."""
+    from cardcli.players.search.hooks import policy_for
+    from cardcli.players.search.ismcts import Budget, deal_rewards, search
+    from cardcli.players.search.playouts import WholePlayout
+
+    hooks = registry.get("peppa").search.load()
+    for kind in ("rule", "random", "card"):
+        assert isinstance(policy_for(hooks, 4, kind), WholePlayout)
+    match = new_match("torino", {}, 7)
+    rng = random.Random(7)
+    advance(match, 7, 9, rng)
+    assert match.phase == "play"
+    decision = match.decisions()[0]
+    rewards = deal_rewards(4, True, ())
+    results = [
+        search(lambda r: match.clone(), decision.seat, decision.moves, rewards, Budget(iterations=60),
+               random.Random(3), policy_for(hooks, 4, "rule"))
+        for _ in range(2)
+    ]
+    assert results[0] == results[1]
+    assert results[0].move in decision.moves
+    left = playout.moves_left(playout.compact(match))
+    assert results[0].simulated >= results[0].iterations * (left - 1)
+
+
+def test_an_ismcts_seat_plays_the_same_peppa_match_twice():
+    from cardcli.referee import Settings, play_match
+    from cardcli.seating import builtin
+
+    records = []
+    for _ in range(2):
+        setup = registry.resolve("peppa", None, {}, None, 11)
+        seats = [builtin("ismcts:iterations=30,worlds=6", "i", 11),
+                 *(builtin("heuristic", f"h{k}", 11) for k in range(3))]
+        records.append(play_match(setup, seats, Settings(max_deals=1)).record)
+        assert seats[0].player.failures == 0  # type: ignore[attr-defined]
+    assert len(records[0]["deals"][0]["moves"]) == 56
+    assert [m["move"] for m in records[0]["deals"][0]["moves"]] == [m["move"] for m in records[1]["deals"][0]["moves"]]

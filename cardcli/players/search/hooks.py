@@ -12,7 +12,7 @@ from typing import Callable
 
 import attrs
 
-from .playouts import Policy, random_policy
+from .playouts import Finish, Policy, WholePlayout, random_policy
 from .view import SeatView
 
 
@@ -32,12 +32,23 @@ class SearchHooks:
     card_policy: Policy | None = None
     """The ``playout=card`` policy, where the game has one (a card first, then one of its
     moves); None plays uniformly random moves."""
+    whole_playout: Callable[[str], Finish | None] | None = None
+    """``whole_playout(playout)``: the game's own loop playing the policy that
+    :func:`policy_for` gives for ``playout`` to the end of a deal in one call, or None where it
+    has none for that kind; None: every playout goes move by move."""
 
 
 def policy_for(hooks: SearchHooks, num_players: int, playout: str = "rule") -> Policy:
     """The playout policy a game's hooks give: ``random``, uniform among the moves; ``card``,
     the game's card-first policy where it has one; ``rule``, the game's own rule of thumb
-    where it has one. Otherwise, uniform."""
+    where it has one. Otherwise, uniform. Where the game has a whole playout for that kind,
+    the policy comes as a :class:`WholePlayout`, which the search calls once per deal."""
+    step = _step_policy(hooks, num_players, playout)
+    finish = hooks.whole_playout(playout) if hooks.whole_playout is not None else None
+    return step if finish is None else WholePlayout(step, finish)
+
+
+def _step_policy(hooks: SearchHooks, num_players: int, playout: str) -> Policy:
     if playout == "rule" and hooks.rule_policy is not None:
         return hooks.rule_policy(num_players)
     if playout == "card" and hooks.card_policy is not None:

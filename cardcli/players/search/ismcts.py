@@ -10,7 +10,8 @@ legal in few worlds is not starved.
 
 Each node scores the move that leads to it from the point of view of the seat that made it
 (max-n), so opponents in the tree play for themselves. A playout finishes the deal with random
-moves through the engines' integer actions; the reward of a seat is its points in the deal
+moves through the engines' integer actions (or a game's whole-playout loop, the same policy in
+one call: :class:`~.playouts.WholePlayout`); the reward of a seat is its points in the deal
 minus the mean of its opponents' (sign flipped in the penalty games), so every game rewards
 doing better than the others rather than a raw score whose scale differs by game.
 """
@@ -25,7 +26,7 @@ from typing import Callable, Sequence
 import attrs
 
 from ...games.base import MatchState
-from .playouts import Policy, random_policy
+from .playouts import Finish, Policy, WholePlayout, random_policy
 
 
 DEFAULT_ITERATIONS = 400
@@ -87,21 +88,32 @@ class Result:
 Rewards = Callable[[MatchState], Sequence[float]]
 
 
-def deal_rewards(num_players: int, lower_is_better: bool, teams: Sequence[Sequence[int]], relative: float = 0.0) -> Rewards:
+class DealRewards:
     """Each seat's points in the deal just finished, less ``relative`` times its opponents'
-    mean (0: its own points alone)."""
-    side = {s: frozenset(team) for team in teams for s in team}
-    opponents = [[o for o in range(num_players) if o not in side.get(s, {s})] for s in range(num_players)]
-    sign = -1.0 if lower_is_better else 1.0
+    mean (0: its own points alone): from a finished world, or (:meth:`of_points`) from the
+    points a whole playout gives without finishing the world itself."""
 
-    def rewards(state: MatchState) -> list[float]:
-        points = state.deal_scores[-1].points
+    def __init__(self, num_players: int, lower_is_better: bool, teams: Sequence[Sequence[int]],
+                 relative: float = 0.0) -> None:
+        side = {s: frozenset(team) for team in teams for s in team}
+        self.opponents = [[o for o in range(num_players) if o not in side.get(s, {s})] for s in range(num_players)]
+        self.sign = -1.0 if lower_is_better else 1.0
+        self.relative = relative
+
+    def __call__(self, state: MatchState) -> list[float]:
+        return self.of_points(state.deal_scores[-1].points)
+
+    def of_points(self, points: Sequence[int]) -> list[float]:
+        sign, relative = self.sign, self.relative
         return [
-            sign * (points[s] - relative * sum(points[o] for o in opponents[s]) / len(opponents[s]))
-            for s in range(num_players)
+            sign * (points[s] - relative * sum(points[o] for o in others) / len(others))
+            for s, others in enumerate(self.opponents)
         ]
 
-    return rewards
+
+def deal_rewards(num_players: int, lower_is_better: bool, teams: Sequence[Sequence[int]], relative: float = 0.0) -> Rewards:
+    """The :class:`DealRewards` of a game and seat count."""
+    return DealRewards(num_players, lower_is_better, teams, relative)
 
 
 def moves_of(state: MatchState, seat: int) -> Sequence[str]:
@@ -138,6 +150,11 @@ def search(
     else:
         limit = DEFAULT_ITERATIONS if budget.millis is None else math.inf
     cap = math.inf if budget.moves is None else budget.moves
+    # a game's whole playout finishes a deal in one call, given rewards that read points
+    finish: Finish | None = None
+    of_points: Callable[[Sequence[int]], Sequence[float]] | None = None
+    if isinstance(policy, WholePlayout) and isinstance(rewards, DealRewards):
+        finish, of_points = policy.finish, rewards.of_points
     leader: Node | None = None
     lead = runner_up = 0
     while True:
@@ -153,10 +170,18 @@ def search(
         spread = high - low if high > low else 1.0
         path = _descend(root, state, seat, moves, budget.exploration * spread, rng, budget.depth)
         simulated += len(path)
-        while not (state.needs_deal() or state.is_over()):
-            policy(state, rng)
-            simulated += 1
-        scores = rewards(state)
+        finished = None
+        if finish is not None and not (state.needs_deal() or state.is_over()):
+            finished = finish(state, rng)
+        if finished is not None and of_points is not None:
+            points, played = finished
+            simulated += played
+            scores = of_points(points)
+        else:
+            while not (state.needs_deal() or state.is_over()):
+                policy(state, rng)
+                simulated += 1
+            scores = rewards(state)
         for node, mover in path:
             node.visits += 1
             node.reward += scores[mover]

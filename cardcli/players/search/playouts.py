@@ -30,6 +30,29 @@ from ...games.base import MatchState
 Policy = Callable[[MatchState, random.Random], None]
 """Plays one move for the seat to act, without events."""
 
+Finish = Callable[[MatchState, random.Random], "tuple[Sequence[int], int] | None"]
+"""A game's whole playout: finishes the deal in progress in a world (reading it, not changing
+it) and gives each seat's points in the deal and the number of moves it played; None when it
+cannot play this world (then the search plays the deal move by move)."""
+
+
+class WholePlayout:
+    """A playout policy that can also finish a deal in one call.
+
+    Move by move, a playout pays the engine's per-move interface (a list of legal actions, a
+    checked move, the trick's bookkeeping) for every move; a game whose rules have a loop of
+    their own over a compact state plays the same policy several times faster (Peppa's:
+    docs/performance.md). The search calls :attr:`finish` for the whole deal and this object,
+    as a plain :data:`Policy`, only where a world needs the moves played one by one."""
+
+    def __init__(self, step: Policy, finish: Finish) -> None:
+        self.step = step
+        """The same policy, one move at a time."""
+        self.finish = finish
+
+    def __call__(self, state: MatchState, rng: random.Random) -> None:
+        self.step(state, rng)
+
 
 def random_policy(state: MatchState, rng: random.Random) -> None:
     """A move drawn uniformly among the legal ones."""

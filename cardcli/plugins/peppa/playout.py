@@ -26,6 +26,7 @@ through its own API ends with the same scores.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any, Callable
 
@@ -201,10 +202,17 @@ class CompactState:
     totals: tuple[int, ...]
 
 
+@functools.lru_cache(maxsize=64)
+def _rules_of(options: PeppaOptions) -> CompactRules:
+    """:meth:`CompactRules.of`, once per set of options: a search makes a state compact on
+    every iteration."""
+    return CompactRules.of(options)
+
+
 def compact(match: PeppaMatch) -> CompactState:
     """The compact state of ``match`` wherever it stands: between deals, during the pass (with
     some passes made), or at any point of the trick play."""
-    rules = CompactRules.of(match.options)
+    rules = _rules_of(match.options)
     if match.num_players != NUM_PLAYERS or len(match.hand_masks) != NUM_PLAYERS:
         raise UnsupportedRules("the compact Peppa playout plays four seats")
     empty = (0,) * NUM_PLAYERS
@@ -236,6 +244,18 @@ Trace = list[tuple[Any, ...]]
 """What a playout did, when asked (for the consistency tests): ``("deal", deck)`` with the
 52 card indices in dealing order, ``("pass", seat, mask)``, ``("play", seat, card, legal)``
 with the mask of the cards the loop held legal."""
+
+
+def moves_left(state: CompactState) -> int:
+    """The moves a playout from ``state`` plays to the end of its deal (a pass is one move):
+    what a search counts against a budget of moves."""
+    if state.phase == PHASE_PLAY:
+        return sum(hand.bit_count() for hand in state.hands)
+    if state.phase == PHASE_PASS:
+        return 52 + sum(1 for given in state.passes if given < 0)
+    if state.phase == PHASE_DEAL:
+        return 52 + (4 if state.rules.pass_offsets[state.deals % len(state.rules.pass_offsets)] else 0)
+    return 0
 
 
 def play_deal(state: CompactState, rng: random.Random, policy: str = RANDOM, epsilon: float = 0.1,

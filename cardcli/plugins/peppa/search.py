@@ -1,5 +1,6 @@
 """Peppa's hooks for the search player: what its seat learns from the pass, the penalty
-games' playouts, and the pass left to the heuristic.
+games' playouts (played by the compact loop of :mod:`.playout`, whole deals at a time), and
+the pass left to the heuristic.
 
 The heuristic makes Peppa's pass by default: 286 choices, each judged by whole-deal playouts,
 are more than the search's budget can tell apart (measured in docs/players.md).
@@ -12,10 +13,12 @@ from typing import Hashable, Mapping, Sequence
 
 from ...cards import Card
 from ...players.search.hooks import SearchHooks
-from ...players.search.playouts import Policy, TrickPolicy
+from ...games.base import MatchState
+from ...players.search.playouts import Finish, Policy, TrickPolicy
 from ...players.search.trick_view import TrickView
 from ...players.search.worlds import ImpossibleView
-from .rules import pass_token
+from .playout import GREEDY, RANDOM, UnsupportedRules, compact, moves_left, play_deal
+from .rules import PeppaMatch, pass_token
 
 
 class PeppaView(TrickView):
@@ -92,4 +95,24 @@ def rule_policy(num_players: int) -> Policy:
     return TrickPolicy(None, avoid=True)
 
 
-SEARCH = SearchHooks(view=PeppaView, delegated=frozenset({"pass"}), rule_policy=rule_policy)
+def whole_playout(playout: str) -> Finish:
+    """The compact loop of :mod:`.playout` playing what :func:`policy_for` gives for
+    ``playout``: TrickPolicy's penalty-game rule (same epsilon) for ``rule``, uniformly random
+    moves otherwise (Peppa has no card-first policy: ``card`` is random too)."""
+    policy = GREEDY if playout == "rule" else RANDOM
+    epsilon = TrickPolicy(None, avoid=True).epsilon
+
+    def finish(state: MatchState, rng: random.Random) -> tuple[tuple[int, ...], int] | None:
+        if not isinstance(state, PeppaMatch):
+            return None
+        try:
+            start = compact(state)
+        except UnsupportedRules:
+            return None
+        return play_deal(start, rng, policy, epsilon), moves_left(start)
+
+    return finish
+
+
+SEARCH = SearchHooks(view=PeppaView, delegated=frozenset({"pass"}), rule_policy=rule_policy,
+                     whole_playout=whole_playout)
