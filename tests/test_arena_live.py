@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 import pytest
 
-from cardcli.arena.live import LeakRule, LiveHub, Subscriber
+from cardcli.arena.live import LeakRule, LiveHub, Subscriber, messages_of
 from cardcli.arena.workers import LISTED, QUIET, WATCHED, Wire
 from cardcli.games import registry
 from cardcli.games.base import Event
@@ -29,8 +29,8 @@ DEAL = [("deal 1 0", None), ("hand 2C 3C", (0,)), ("hand 4C 5C", (1,)), ("trick 
 
 def messages(sub: Subscriber | None, hub: LiveHub) -> list[dict[str, Any]]:
     assert sub is not None
-    items, _ = hub.take(sub)
-    return [json.loads(item) for item in items]
+    chunk, _ = hub.take(sub)
+    return [json.loads(item) for item in messages_of(chunk)]
 
 
 def lines(found: Sequence[dict[str, Any]]) -> list[str]:
@@ -72,7 +72,7 @@ def test_a_match_s_worker_tells_everything_only_while_the_match_is_watched() -> 
     hub.summary("2-0", {**INFO, "id": "2-0"}, ["deal 3 1", "totals 5 7"])
     listed = messages(listing, hub)
     assert listed[-1]["match"]["deal"] == "3" and listed[-1]["match"]["totals"] == "5 7"
-    assert watching is not None and hub.take(watching) == ([], False)  # another match
+    assert watching is not None and hub.take(watching) == ("", False)  # another match
     assert listing is not None
     hub.unsubscribe(watching)
     hub.unsubscribe(listing)
@@ -124,8 +124,8 @@ def test_a_spectator_that_does_not_read_is_dropped_and_the_others_get_everything
         got += messages(fast, hub)
     assert [m["line"] for m in got if m["type"] == "event"] == [f"play 0 {k}" for k in range(100)]
     assert slow is not None and slow.dropped
-    items, finished = hub.take(slow)
-    assert items == [] and finished  # its stream ends; the browser reconnects and starts again
+    chunk, finished = hub.take(slow)
+    assert chunk == "" and finished  # its stream ends; the browser reconnects and starts again
     assert hub.subscribers == 1
     # a whole match of fast bots may come as one batch: that is one entry, not a thousand
     hub.publish("3-0", INFO, [(f"play 1 {k}", None) for k in range(1000)])
@@ -145,7 +145,7 @@ def test_the_delay_holds_every_event_back_and_the_rule_still_applies() -> None:
     sub, _ = hub.subscribe("4-0")
     assert sub is not None
     hub.publish("4-0", INFO, DEAL + [("play 0 2C", None)])
-    assert hub.take(sub) == ([], False)
+    assert hub.take(sub) == ("", False)
     with hub._lock:
         now[0] += 31
         hub._timer.notify()
@@ -385,6 +385,22 @@ def test_the_gate_counts_the_rotations_stored_before_as_over_and_holds_a_dropped
     watching, _ = hub.subscribe("8-1")
     hub.publish("8-1", {"id": "8-1", "rotations": 2, "stored": [0]}, [("deal 1 0", None), ("play 0 2C", None)])
     assert lines(messages(watching, hub)) == ["deal 1 0", "play 0 2C"]
+    # a rotation that ended while nobody watched its unit (its worker told nothing) is over too,
+    # whether the unit was heard of before (9) or only after (10)
+    hub = LiveHub(max_matches=3)
+    info = {"id": "9-1", "rotations": 2}
+    watching, _ = hub.subscribe("9-1")
+    hub.publish("9-1", info, [("deal 1 0", None), ("play 0 2C", None)])
+    assert lines(messages(watching, hub)) == []  # 9-0 is not known to have played deal 1
+    hub.ended("9-0")
+    assert lines(messages(watching, hub)) == ["deal 1 0", "play 0 2C"]
+    hub.ended("10-0")
+    watching, _ = hub.subscribe("10-1")
+    hub.publish("10-1", {"id": "10-1", "rotations": 2}, [("deal 1 0", None), ("play 0 2C", None)])
+    assert lines(messages(watching, hub)) == ["deal 1 0", "play 0 2C"]
+    for unit in range(20, 30):  # what is kept of matches nobody watched is bounded
+        hub.ended(f"{unit}-0")
+    assert len(hub._ended_unheard) == 3
     # a dropped unit: its other rotations never start
     now = [0.0]
     hub = LiveHub(hold_limit=10, hold_seconds=60, clock=lambda: now[0])

@@ -129,8 +129,8 @@ def test_the_live_page_changes_as_moves_arrive_and_shows_no_hidden_card_of_the_d
                 secret -= cards_named([line])
             else:
                 secret |= cards_named([line])
-        items, _ = hub.take(counter)
-        shown += sum(1 for item in items if '"type":"event"' in item)
+        chunk, _ = hub.take(counter)
+        shown += chunk.count('"type":"event"')
         wait(browser, lambda: browser.js("return document.getElementById('live-page').dataset.last") == str(shown),
              f"the page shows event {shown}")
         text = browser.js("return document.body.innerText")

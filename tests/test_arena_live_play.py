@@ -21,7 +21,7 @@ from starlette.applications import Starlette
 
 from cardcli.arena.api import WebServer
 from cardcli.arena.config import ArenaConfig
-from cardcli.arena.live import LiveHub, routes
+from cardcli.arena.live import LiveHub, messages_of, routes
 from cardcli.arena.service import Service
 from cardcli.arena.store import EntrantKind, Store
 from cardcli.arena.workers import Workers
@@ -202,8 +202,8 @@ def test_a_match_whose_worker_dies_ends_for_its_spectators_and_is_shown_again_fr
         for _ in range(1200):  # up to a minute
             if sub is None or until(got):
                 break
-            items, finished = hub.take(sub)
-            got += [json.loads(m) for m in items]
+            chunk, finished = hub.take(sub)
+            got += [json.loads(m) for m in messages_of(chunk)]
             if finished:
                 break
             pause.wait(0.05)
@@ -223,8 +223,8 @@ def test_a_match_whose_worker_dies_ends_for_its_spectators_and_is_shown_again_fr
         os.kill(workers._workers[0].pid or 0, signal.SIGKILL)
         told = []
         for _ in range(1200):
-            items, finished = hub.take(watching)
-            told += [json.loads(m) for m in items]
+            chunk, finished = hub.take(watching)
+            told += [json.loads(m) for m in messages_of(chunk)]
             if finished:
                 break
             pause.wait(0.05)

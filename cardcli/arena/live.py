@@ -31,8 +31,9 @@ running totals) for spectators who join late, at most :attr:`LiveHub.log_limit` 
 finished match keeps a short tail, and only the last :attr:`LiveHub.tail_matches` finished
 matches are kept at all. Each spectator has a bounded queue: one that does not keep up is
 dropped (its browser reconnects and starts again from the kept events), so a slow reader never
-holds up the server, which only appends to queues under a lock and wakes each event loop once
-per batch.
+holds up the server, which only appends to queues under a lock (each batch made into
+server-sent events once, for every spectator) and wakes each event loop at most every
+:attr:`LiveHub.wake_every` seconds, its streams then writing all that came meanwhile at once.
 
 The pages (:func:`routes`) are same-origin and script-driven: a small body in the arena's frame
 (:func:`.markup.page`: its navigation, stylesheet and strict Content-Security-Policy), with one
@@ -126,19 +127,20 @@ class LeakRule:
 
 
 class Subscriber:
-    """One spectator's bounded queue of messages (JSON texts), for one match or, with ``key``
-    None, for the list of matches. It is counted in batches: a worker sends a batch of events
-    at most every :data:`~cardcli.arena.workers.BATCH` seconds, and the whole of a fast match
-    may be one. ``loop`` is the event loop its stream runs in (None for a reader that polls
+    """One spectator's bounded queue of messages, for one match or, with ``key`` None, for the
+    list of matches. It is counted in batches: a worker sends a batch of events at most every
+    :data:`~cardcli.arena.workers.BATCH` seconds, and the whole of a fast match may be one.
+    A batch is queued as the text of its server-sent events, made once for every spectator
+    (:func:`sse`). ``loop`` is the event loop its stream runs in (None for a reader that polls
     :meth:`LiveHub.take`, as the tests do)."""
 
     def __init__(self, key: str | None, size: int, loop: asyncio.AbstractEventLoop | None = None):
         self.key = key
         self.size = size
         self.loop = loop
-        self.items: deque[tuple[str, ...]] = deque()
-        """Batches of messages: what one batch of a worker's events made, or one change of
-        the list."""
+        self.items: deque[str] = deque()
+        """Batches of messages as server-sent events: what one batch of a worker's events
+        made, or one change of the list."""
         self.dropped = False
         """Fell behind by more than ``size`` batches, and was let go."""
         self.done = False
@@ -195,6 +197,17 @@ def _number(text: str) -> int | None:
     return int(text) if text.isdigit() and len(text) < 10 else None
 
 
+def sse(messages: Sequence[str]) -> str:
+    """Messages (JSON texts) as server-sent events, each its own ``data:`` line."""
+    return "".join(f"data: {message}\n\n" for message in messages)
+
+
+def messages_of(chunk: str) -> list[str]:
+    """The messages of server-sent events made by :func:`sse` (what a browser's
+    ``EventSource`` hands its page, one by one)."""
+    return [part[len("data: "):] for part in chunk.split("\n\n") if part.startswith("data: ")]
+
+
 class LiveHub:
     """The live games of one server process: fed by the service's thread (:meth:`publish`,
     :meth:`ended`), read by the web server's streams (:meth:`subscribe`, :meth:`take`). One
@@ -202,7 +215,7 @@ class LiveHub:
 
     def __init__(self, delay: float = 0.0, queue_size: int = 64, log_limit: int = 2000, tail: int = 60,
                  tail_matches: int = 16, max_subscribers: int = 1000, max_matches: int = 1000,
-                 hold_limit: int = 20000, hold_seconds: float = 3600.0,
+                 hold_limit: int = 20000, hold_seconds: float = 3600.0, wake_every: float = 0.1,
                  clock: Callable[[], float] = time.monotonic):
         if delay < 0:
             raise ValueError("the delay is a number of seconds, 0 or more")
@@ -222,8 +235,16 @@ class LiveHub:
         """Seconds after which a unit none of whose rotations was heard of is forgotten: what
         its ended matches still hold is dropped, never shown (a dropped unit's rotations
         never start, and showing it could leak a deal a late rotation still plays)."""
+        self.wake_every = wake_every
+        """Seconds between two wakings of an event loop's streams, at least: a spectator's
+        stream writes what came meanwhile at once, so the cost of a crowd follows the number
+        of spectators, not the rate of events (a fast match sends many batches a second)."""
         self.clock = clock
         self._units: dict[str, _Unit] = {}
+        self._ended_unheard: OrderedDict[str, set[int]] = OrderedDict()
+        """Unit → its rotations that ended while nobody watched it (the hub never heard of
+        them), for the last :attr:`max_matches` such units: a spectator who comes later to
+        another rotation of the unit finds them over, rather than waited for by the gate."""
         self._retired: OrderedDict[str, _Unit] = OrderedDict()
         """The last units all of whose rotations ended (at most :attr:`max_matches`): one of
         them played again from its start (its worker died) finds the others over."""
@@ -237,6 +258,9 @@ class LiveHub:
         self._subs: dict[str | None, list[Subscriber]] = {}
         self._count = 0
         self._waking: dict[asyncio.AbstractEventLoop, set[Subscriber]] = {}
+        self._pending: dict[asyncio.AbstractEventLoop, set[Subscriber]] = {}
+        """Per event loop, the streams with news whose waking is scheduled (:meth:`_flush_wakes`)."""
+        self._last_wake: dict[asyncio.AbstractEventLoop, float] = {}
         self._delayed: deque[tuple[float, Callable[[], None]]] = deque()
         self._timer = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
@@ -306,6 +330,7 @@ class LiveHub:
             unit = self._units.get(name) or self._retired.pop(name, None)
             if unit is None:
                 unit = _Unit(max(1, int(info.get("rotations", 1))))
+                unit.ended |= self._ended_unheard.pop(name, set())
             self._units[name] = unit
             made = match = self._live[key] = _Match(dict(info), started=time.time(), unit=name,
                                                     rotation=int(rotation or 0))
@@ -415,7 +440,10 @@ class LiveHub:
         list of matches in progress."""
         with self._lock:
             match = self._live.get(key)
-            if match is None or match.ending:
+            if match is None:
+                self._ended_unseen(key)
+                return
+            if match.ending:
                 return
             unit = self._units[match.unit]
             unit.ended.add(match.rotation)
@@ -426,6 +454,23 @@ class LiveHub:
                 self._hold(match, match.tag, "events", tuple(shown))
             self._release(unit)
             self._sweep()
+
+    def _ended_unseen(self, key: str) -> None:
+        """A match nobody watched is over: a rotation its unit's gate need not wait for."""
+        name, _, rotation = key.partition("-")
+        number = _number(rotation)
+        if number is None:
+            return
+        unit = self._units.get(name)
+        if unit is not None:
+            unit.ended.add(number)
+            unit.touched = self.clock()
+            self._release(unit)
+            return
+        self._ended_unheard.setdefault(name, set()).add(number)
+        self._ended_unheard.move_to_end(name)
+        while len(self._ended_unheard) > self.max_matches:
+            self._ended_unheard.popitem(last=False)
 
     def close(self) -> None:
         """Stop the delay's thread; spectators' streams end."""
@@ -461,13 +506,14 @@ class LiveHub:
             self._unit_sub(key, 1)
             return sub, snapshot
 
-    def take(self, sub: Subscriber) -> tuple[list[str], bool]:
-        """The messages queued for ``sub``, and whether its stream is finished (its match is
-        over, or it was dropped for falling behind)."""
+    def take(self, sub: Subscriber) -> tuple[str, bool]:
+        """What is queued for ``sub``, as server-sent events (:func:`messages_of` reads them
+        back), and whether its stream is finished (its match is over, or it was dropped for
+        falling behind)."""
         with self._lock:
-            items = [message for batch in sub.items for message in batch]
+            chunk = "".join(sub.items)
             sub.items.clear()
-            return items, sub.done or sub.dropped
+            return chunk, sub.done or sub.dropped
 
     def unsubscribe(self, sub: Subscriber) -> None:
         with self._lock:
@@ -564,8 +610,9 @@ class LiveHub:
         self._over.move_to_end(key)
         while len(self._over) > self.tail_matches:
             self._over.popitem(last=False)
+        chunk = sse((message,))
         for sub in self._subs.pop(key, []):
-            if self._offer(sub, (message,)):
+            if self._offer(sub, chunk):
                 sub.done = True
             self._count -= 1
             self._unit_sub(key, -1)
@@ -573,11 +620,14 @@ class LiveHub:
         self._send(self._subs.get(None, ()), _json({"type": "gone", "id": key}))
 
     def _send(self, subs: Sequence[Subscriber], *messages: str) -> None:
+        if not subs:
+            return
+        chunk = sse(messages)
         for sub in list(subs):
-            self._offer(sub, messages)
+            self._offer(sub, chunk)
             self._wake(sub)
 
-    def _offer(self, sub: Subscriber, batch: tuple[str, ...]) -> bool:
+    def _offer(self, sub: Subscriber, batch: str) -> bool:
         """Queue a batch of messages; a subscriber whose queue is full is dropped instead."""
         if sub.dropped:
             return False
@@ -613,20 +663,37 @@ class LiveHub:
             self._waking.setdefault(sub.loop, set()).add(sub)
 
     def _flush_wakes(self) -> None:
-        """Wake each event loop that has spectators with news, once per batch: the loop's own
-        thread then sets the events their streams wait on (an ``asyncio.Event`` is not for
-        other threads to set)."""
+        """Wake each event loop that has spectators with news, at most once every
+        :attr:`wake_every` seconds: the loop's own thread then sets the events their streams
+        wait on (an ``asyncio.Event`` is not for other threads to set). News that comes while a
+        waking is scheduled joins it."""
         waking, self._waking = self._waking, {}
         for loop, subs in waking.items():
+            pending = self._pending.get(loop)
+            if pending is not None:
+                pending |= subs
+                continue
+            self._pending[loop] = set(subs)
             try:
-                loop.call_soon_threadsafe(_set_ready, subs)
+                loop.call_soon_threadsafe(self._schedule_wake, loop)
             except RuntimeError:  # the loop is closed: its streams are gone
-                pass
+                self._pending.pop(loop, None)
 
+    def _schedule_wake(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On ``loop``'s thread: wake its streams now, or once :attr:`wake_every` has passed
+        since the last time."""
+        wait = self._last_wake.get(loop, 0.0) + self.wake_every - time.monotonic()
+        if wait > 0:
+            loop.call_later(wait, self._wake_now, loop)
+        else:
+            self._wake_now(loop)
 
-def _set_ready(subs: set[Subscriber]) -> None:
-    for sub in subs:
-        sub.ready.set()
+    def _wake_now(self, loop: asyncio.AbstractEventLoop) -> None:
+        with self._lock:
+            subs = self._pending.pop(loop, set())
+        self._last_wake[loop] = time.monotonic()
+        for sub in subs:
+            sub.ready.set()
 
 
 # -- the pages -------------------------------------------------------------------------------------
@@ -710,7 +777,7 @@ async def _events(hub: LiveHub, sub: Subscriber | None, snapshot: list[str]) -> 
     ends when the match does, or when the spectator falls too far behind (the browser's
     ``EventSource`` then reconnects and starts again from what is kept)."""
     try:
-        yield "retry: 2000\n\n" + "".join(f"data: {message}\n\n" for message in snapshot)
+        yield "retry: 2000\n\n" + sse(snapshot)
         if sub is None:
             return
         while True:
@@ -720,9 +787,9 @@ async def _events(hub: LiveHub, sub: Subscriber | None, snapshot: list[str]) -> 
                 yield ": keepalive\n\n"
                 continue
             sub.ready.clear()
-            items, finished = hub.take(sub)
-            if items:
-                yield "".join(f"data: {message}\n\n" for message in items)
+            chunk, finished = hub.take(sub)
+            if chunk:
+                yield chunk
             if finished:
                 return
     finally:
