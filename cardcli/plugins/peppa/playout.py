@@ -270,8 +270,9 @@ def play_deal(state: CompactState, rng: random.Random, policy: str = RANDOM, eps
 def play_match(state: CompactState, rng: random.Random, policy: str = RANDOM, epsilon: float = 0.1,
                trace: Trace | None = None, deal_limit: int | None = None) -> tuple[int, ...]:
     """Play to the end of the match, dealing each new deal at random from ``rng``, and return
-    the final totals. ``deal_limit`` adjudicates between deals as the referee's deal limit
-    does (:meth:`PeppaMatch.adjudicate`); a boundary tie played on could otherwise go on."""
+    the final totals. ``deal_limit`` stops between deals once that many have started, as the
+    referee's deal limit does (:meth:`PeppaMatch.adjudicate` then ranks these totals); a
+    boundary tie played on could otherwise go on."""
     if state.phase == PHASE_OVER:
         return state.totals
     return _run(state, rng, _greedy_flag(policy), epsilon, trace, True, deal_limit)
