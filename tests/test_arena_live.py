@@ -130,6 +130,13 @@ def test_a_spectator_that_does_not_read_is_dropped_and_the_others_get_everything
     # a whole match of fast bots may come as one batch: that is one entry, not a thousand
     hub.publish("3-0", INFO, [(f"play 1 {k}", None) for k in range(1000)])
     assert len(lines(messages(fast, hub))) == 1000 and fast is not None and not fast.dropped
+    # and a spectator's queue is bounded in characters too, whatever the batches
+    hub = LiveHub(queue_chars=10_000)
+    slow, _ = hub.subscribe("3-0")
+    hub.publish("3-0", INFO, [(f"play 0 {k}", None) for k in range(100)])  # some 6,000 characters
+    assert slow is not None and not slow.dropped
+    hub.publish("3-0", INFO, [(f"play 0 {k}", None) for k in range(100)])
+    assert slow.dropped and hub.take(slow) == ("", True)
 
 
 def test_the_spectators_are_bounded() -> None:
@@ -414,3 +421,17 @@ def test_the_gate_counts_the_rotations_stored_before_as_over_and_holds_a_dropped
     hub.publish("5-0", {"id": "5-0", "rotations": 1}, [])  # any news sweeps the stale units
     assert "4-0" not in hub._live and "4" not in hub._units
     assert [m["type"] for m in messages(watching, hub)] == ["end"]  # without what was held
+
+
+def test_news_for_a_web_process_that_falls_behind_is_dropped_never_waited_for() -> None:
+    """The serving process hands the live games' news to its web process through a bounded
+    queue: when the web process does not keep up, the oldest news goes and the service never
+    waits (a spectator may miss events; none is shown early, the hub there applying the rule)."""
+    from cardcli.arena import webproc
+
+    site = webproc.WebProcess("sqlite:///unused.db", "127.0.0.1", 0)  # never started: nobody reads
+    for k in range(webproc.QUEUE_MAX + 5):
+        site.publish("1-0", INFO, [(f"play 0 {k}", None)])
+    assert site.dropped == 5 and len(site._queue) == webproc.QUEUE_MAX
+    assert site._queue[0][3] == [("play 0 5", None)]  # the oldest went
+    assert site.level("1-0") == QUIET  # nobody watches yet: the workers tell nothing

@@ -247,9 +247,31 @@ def test_a_match_whose_worker_dies_ends_for_its_spectators_and_is_shown_again_fr
     store.close()
 
 
+def _descendants(pid: int) -> list[int]:
+    """The processes under ``pid`` (read from /proc): the serving process's web process is a
+    child of its fork server."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, of in parents.items() if of == parent]
+        found += children
+        frontier += children
+    return found
+
+
 def test_serve_with_web_serves_the_live_games(tmp_path: Path) -> None:
-    """``cardcli arena serve --web`` serves the live games beside the pages, fed by its service,
-    and stops cleanly (the live streams end before the web server stops)."""
+    """``cardcli arena serve --web`` serves the live games beside the pages, from a process of
+    its own at a lower priority (so spectators never take the matches' processor time), fed by
+    its service: the list, and a match's every event once a spectator watches it (the workers
+    learn that from the web process). It stops cleanly (the live streams end before the web
+    server stops)."""
     import subprocess
     import sys
 
@@ -279,6 +301,20 @@ def test_serve_with_web_serves_the_live_games(tmp_path: Path) -> None:
             with client.stream("GET", "/events/live") as listing:
                 listed = next(m for m in messages(listing) if m["type"] == "match")
             assert set(listed["match"]["seats"]) <= {"north", "south"} and listed["match"]["rotations"] >= 1
+            with client.stream("GET", f"/events/live/{listed['match']['id']}") as watched:
+                # every public event of the match, or its end if it finished before the crowd came
+                first = next(m for m in messages(watched) if m["type"] in ("event", "end"))
+            assert first["type"] == "end" or "line" in first
+            for _ in range(50):  # a watched match sends its plays: the web process told the workers
+                with client.stream("GET", "/events/live") as listing:
+                    key = next(m for m in messages(listing) if m["type"] == "match")["match"]["id"]
+                with client.stream("GET", f"/events/live/{key}") as watched:
+                    kinds = [m.get("line", m["type"]).split(" ")[0] for m in messages(watched)]
+                if "play" in kinds:
+                    break
+            assert "play" in kinds, kinds
+        niced = [pid for pid in _descendants(proc.pid) if os.getpriority(os.PRIO_PROCESS, pid) >= 10]
+        assert niced, "no process of the server runs at a lower priority"
     finally:
         proc.send_signal(signal.SIGTERM)
         try:

@@ -25,9 +25,10 @@ Why it is shaped so:
   ids are named from a cache (:class:`VersionNames`) that is read again only when a match
   names a version it does not hold.
 
-:class:`WebServer` runs the app with uvicorn in a daemon thread of the serving process. The
-same app serves the web pages (:mod:`.pages`, :func:`make_app`), whose errors are pages rather
-than JSON.
+:class:`WebServer` runs the app with uvicorn in a daemon thread of its process: for
+``arena serve --web``, a process of its own at a lower priority (:mod:`.webproc`). The same
+app serves the web pages (:mod:`.pages`, :func:`make_app`), whose errors are pages rather than
+JSON.
 """
 
 from __future__ import annotations

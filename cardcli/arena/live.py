@@ -53,7 +53,7 @@ import threading
 import time
 from collections import OrderedDict, deque
 from importlib import resources
-from typing import Any, AsyncIterator, Callable, Mapping, Sequence
+from typing import Any, AsyncIterator, Callable, Container, Mapping, Sequence
 
 import attrs
 from starlette.requests import Request
@@ -134,15 +134,19 @@ class Subscriber:
     (:func:`sse`). ``loop`` is the event loop its stream runs in (None for a reader that polls
     :meth:`LiveHub.take`, as the tests do)."""
 
-    def __init__(self, key: str | None, size: int, loop: asyncio.AbstractEventLoop | None = None):
+    def __init__(self, key: str | None, size: int, loop: asyncio.AbstractEventLoop | None = None,
+                 chars: int = 1 << 18):
         self.key = key
         self.size = size
+        self.chars = chars
+        """The most characters queued at once (the bound on a spectator's memory)."""
+        self.queued = 0
         self.loop = loop
         self.items: deque[str] = deque()
         """Batches of messages as server-sent events: what one batch of a worker's events
         made, or one change of the list."""
         self.dropped = False
-        """Fell behind by more than ``size`` batches, and was let go."""
+        """Fell behind by more than ``size`` batches or ``chars`` characters, and was let go."""
         self.done = False
         """Its match is over: nothing more will come."""
         self.ready = asyncio.Event()
@@ -193,6 +197,33 @@ class _Unit:
                    for r in range(self.rotations) if r != rotation)
 
 
+def level_of(key: str, watched: Container[str | None], units: Container[str]) -> int:
+    """How much of a match its worker is to tell: every event while the match has spectators
+    (``key`` in ``watched``), its deals and scores while the list (None in ``watched``) or a
+    spectator of another rotation of its unit (in ``units``: the gate needs them) is open,
+    else nothing."""
+    if key in watched:
+        return WATCHED
+    return LISTED if None in watched or key.partition("-")[0] in units else QUIET
+
+
+@attrs.frozen
+class Watching:
+    """What a hub's spectators watch: the matches, whether the list, and the units."""
+
+    matches: frozenset[str] = frozenset()
+    listed: bool = False
+    units: frozenset[str] = frozenset()
+    _watched: frozenset[str | None] = attrs.field(init=False, eq=False, repr=False)
+
+    @_watched.default
+    def _every(self) -> frozenset[str | None]:
+        return frozenset({*self.matches, None}) if self.listed else frozenset(self.matches)
+
+    def level(self, key: str) -> int:
+        return level_of(key, self._watched, self.units)
+
+
 def _number(text: str) -> int | None:
     return int(text) if text.isdigit() and len(text) < 10 else None
 
@@ -213,15 +244,19 @@ class LiveHub:
     :meth:`ended`), read by the web server's streams (:meth:`subscribe`, :meth:`take`). One
     lock guards it; nothing under it waits for a reader."""
 
-    def __init__(self, delay: float = 0.0, queue_size: int = 64, log_limit: int = 2000, tail: int = 60,
+    def __init__(self, delay: float = 0.0, queue_size: int = 256, queue_chars: int = 1 << 18,
+                 log_limit: int = 2000, tail: int = 60,
                  tail_matches: int = 16, max_subscribers: int = 1000, max_matches: int = 1000,
-                 hold_limit: int = 20000, hold_seconds: float = 3600.0, wake_every: float = 0.1,
+                 hold_limit: int = 20000, hold_seconds: float = 3600.0, wake_every: float = 0.25,
                  clock: Callable[[], float] = time.monotonic):
         if delay < 0:
             raise ValueError("the delay is a number of seconds, 0 or more")
         self.delay = delay
         """Seconds every event waits before spectators see it (on top of the leak rule)."""
         self.queue_size = queue_size
+        self.queue_chars = queue_chars
+        """Characters a spectator's queue holds at most (256 Ki by default: a thousand
+        spectators, the most served, hold a quarter of a gigabyte at worst)."""
         self.log_limit = log_limit
         self.tail = tail
         """Messages a finished match keeps for late joiners."""
@@ -273,14 +308,16 @@ class LiveHub:
         return self._count > 0
 
     def level(self, key: str) -> int:
-        """How much of a match its worker is to tell: every event while the match has
-        spectators, its deals and scores while the list, or a spectator of another rotation of
-        its unit (whose gate needs them), is open, else nothing. (Read without the lock: a
-        dictionary's membership, asked at every pump.)"""
-        subs = self._subs
-        if key in subs:
-            return WATCHED
-        return LISTED if None in subs or key.partition("-")[0] in self._unit_subs else QUIET
+        """How much of a match its worker is to tell (:func:`level_of`). (Read without the
+        lock: a dictionary's membership, asked at every pump.)"""
+        return level_of(key, self._subs, self._unit_subs)
+
+    def watching(self) -> Watching:
+        """What is watched now, for a server whose hub is in another process
+        (:mod:`.webproc`), to answer :meth:`level` there."""
+        with self._lock:
+            return Watching(frozenset(k for k in self._subs if k is not None), None in self._subs,
+                            frozenset(self._unit_subs))
 
     def publish(self, key: str, info: Mapping[str, Any], events: Sequence[Wire]) -> None:
         """Take a match's next events: the leak rule decides at once what spectators may see,
@@ -500,7 +537,7 @@ class LiveHub:
                     return None, snapshot
             if self._count >= self.max_subscribers or self._closed:
                 return None, snapshot
-            sub = Subscriber(key, self.queue_size, loop)
+            sub = Subscriber(key, self.queue_size, loop, self.queue_chars)
             self._subs.setdefault(key, []).append(sub)
             self._count += 1
             self._unit_sub(key, 1)
@@ -513,6 +550,7 @@ class LiveHub:
         with self._lock:
             chunk = "".join(sub.items)
             sub.items.clear()
+            sub.queued = 0
             return chunk, sub.done or sub.dropped
 
     def unsubscribe(self, sub: Subscriber) -> None:
@@ -631,12 +669,14 @@ class LiveHub:
         """Queue a batch of messages; a subscriber whose queue is full is dropped instead."""
         if sub.dropped:
             return False
-        if len(sub.items) >= sub.size:
+        if len(sub.items) >= sub.size or sub.queued + len(batch) > sub.chars:
             sub.dropped = True
             sub.items.clear()
+            sub.queued = 0
             self._remove(sub)
             return False
         sub.items.append(batch)
+        sub.queued += len(batch)
         return True
 
     def _remove(self, sub: Subscriber) -> None:

@@ -26,8 +26,7 @@ from .common import parse_assignments, print_json, sandbox_policy, warn_options
 from .options import json_option, limit_options, max_deals_option, on_fault_option, sandbox_options, time_options
 
 if TYPE_CHECKING:
-    from ..arena.api import WebServer
-    from ..arena.live import LiveHub
+    from ..arena.webproc import WebProcess
     from ..arena.service import Remote
     from ..arena.store import Store
     from ..tournament.cluster import ClusterRun
@@ -276,15 +275,10 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
         executor = Workers(jobs)
         executor.start()  # before any thread of this process: see cardcli.arena.workers
     remote = _listen(store, listen, cert, key_path, connections, connect_time) if listen is not None else None
-    hub = None
-    if web is not None:
-        from ..arena.live import LiveHub
-
-        hub = LiveHub(delay=live_delay)
-    api = _serve_web(store, web, remote, hub) if web is not None else None
+    site = _serve_web(directory, web, remote, live_delay) if web is not None else None
     service = Service(store, executor, Policy(lease=lease), jobs=jobs, remote=remote,
                       report=None if quiet else (lambda text: click.echo(text)), hidden=_own_paths(directory),
-                      live=hub)
+                      live=site)
     signal.signal(signal.SIGTERM, _terminated)
     click.echo(f"arena {directory}: serving ({jobs} job{'s' if jobs > 1 else ''}); Ctrl-C stops", err=True)
     stopped = True
@@ -300,30 +294,29 @@ def serve(directory: str, jobs: int, stop_after: int | None, lease: float, quiet
             executor.close()
         if remote is not None:
             remote.listener.close()
-        if hub is not None:
-            hub.close()  # the live games' streams end, so that the web server can stop
-        if api is not None:
-            api.stop()
+        if site is not None:
+            site.stop()
         store.close()
 
 
-def _serve_web(store: Store, web: str, remote: Remote | None = None, hub: LiveHub | None = None) -> WebServer:
-    """The web pages and the HTTP API, serving in a thread of this process; the pages show
-    whether each remote entrant's bot is connected to ``remote``'s listener, and ``hub``'s
-    live games (``/live``) are served beside them."""
-    from ..arena.api import WebServer, make_app
-    from ..arena.live import routes
+def _serve_web(directory: str, web: str, remote: Remote | None, live_delay: float) -> WebProcess:
+    """The web pages, the HTTP API and the live games (``/live``), served by a process of
+    their own (:mod:`cardcli.arena.webproc`: spectators never slow the matches); the pages
+    show whether each remote entrant's bot is connected to ``remote``'s listener."""
+    from ..arena import directory as arena_dir
     from ..arena.pages import listener_presence
+    from ..arena.webproc import WebProcess
     from ..remote.hub import Address
 
     address = Address.parse(web, "--web")
-    presence = listener_presence(remote.listener) if remote is not None else None
-    server = WebServer(make_app(store, presence=presence, more=routes(hub) if hub is not None else ()),
-                       address.host, address.port)
-    server.start()
+    listener = remote.listener if remote is not None else None
+    site = WebProcess(arena_dir.url_of(Path(directory)), address.host, address.port, live_delay,
+                      listener_presence(listener) if listener is not None else None,
+                      (lambda: list(listener.tokens)) if listener is not None else None)
+    port = site.start()
     host = f"[{address.host}]" if ":" in address.host else address.host
-    click.echo(f"arena: the pages on http://{host}:{server.port}/ and the API at /api/standings", err=True)
-    return server
+    click.echo(f"arena: the pages on http://{host}:{port}/ and the API at /api/standings", err=True)
+    return site
 
 
 def _own_paths(directory: str) -> tuple[str, ...]:
