@@ -355,8 +355,9 @@ TARGETS: dict[str, Callable[[int, int, float, argparse.Namespace], Coroutine[Any
 # -- the phases ------------------------------------------------------------------------------------
 
 
-def cpu_seconds(pid: int) -> tuple[float, float]:
-    """Processor time (user and system) of ``pid`` itself, and of all its descendants living."""
+def cpu_seconds(pid: int) -> tuple[float, float, float]:
+    """Processor time (user and system) of ``pid`` itself, of its descendants living at normal
+    priority (the workers, the fork server) and of those at a lower one (the web process)."""
     tick = os.sysconf("SC_CLK_TCK")
     stats: dict[int, tuple[int, float]] = {}
     for entry in os.listdir("/proc"):
@@ -366,16 +367,56 @@ def cpu_seconds(pid: int) -> tuple[float, float]:
             fields = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
         except OSError:
             continue
-        stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+        stats[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick, int(fields[16]))
     children: dict[int, list[int]] = {}
-    for child, (parent, _) in stats.items():
+    for child, (parent, _, _) in stats.items():
         children.setdefault(parent, []).append(child)
-    below, todo = 0.0, list(children.get(pid, ()))
+    below, niced, todo = 0.0, 0.0, list(children.get(pid, ()))
     while todo:
         child = todo.pop()
-        below += stats[child][1]
+        if stats[child][2] > 0:
+            niced += stats[child][1]
+        else:
+            below += stats[child][1]
         todo += children.get(child, ())
-    return stats.get(pid, (0, 0.0))[1], below
+    return stats.get(pid, (0, 0.0, 0))[1], below, niced
+
+
+def descendants(pid: int) -> list[tuple[int, int]]:
+    """(pid, nice) of every process below ``pid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            found.append((int(entry), int(fields[1]), int(fields[16])))
+    out, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        for child, of, nice in found:
+            if of == parent:
+                out.append((child, nice))
+                todo.append(child)
+    return out
+
+
+def pin(server: int) -> str:
+    """The web process (the niced one) and this script on the last processor, the serving
+    process and its workers on the others: spectators then share no processor with the
+    matches. Returns what was done."""
+    last = max(os.sched_getaffinity(0))
+    rest = set(os.sched_getaffinity(0)) - {last}
+    if not rest:
+        return "not pinned: one processor"
+    for pid, nice in [(server, 0), *descendants(server)]:
+        try:
+            os.sched_setaffinity(pid, {last} if nice > 0 else rest)
+        except OSError:
+            pass
+    os.sched_setaffinity(0, {last})
+    return f"pinned: web process and spectators on processor {last}, the rest on {sorted(rest)}"
 
 
 def main() -> None:
@@ -385,6 +426,8 @@ def main() -> None:
     parser.add_argument("--phase", type=float, default=30.0)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--pin", action="store_true",
+                        help="put the web process and the watchers on the last processor, the matches on the others")
     parser.add_argument("--lists", choices=("all", "one"), default="all",
                         help="live: every spectator follows the list of live games, or only the first")
     args = parser.parse_args()
@@ -410,6 +453,9 @@ def main() -> None:
                     port = int(found.group(1))
                     break
             assert port, "serve did not say where its pages are"
+            if args.pin:
+                time.sleep(2)  # the workers are started
+                print(pin(server.pid), flush=True)
             print(f"target {args.target}" + (f" (lists: {args.lists})" if args.target == "live" else "")
                   + f", -j {args.jobs}, phases of {args.phase:g} s, {args.rounds} rounds, "
                   f"load average at the start {os.getloadavg()[0]:.2f}", flush=True)
@@ -431,7 +477,8 @@ def main() -> None:
                     per = max(stored, 1) / 1000
                     print(f"{many:4d} {who}: {rate:.2f} matches/s, load {os.getloadavg()[0]:.2f}, "
                           f"cpu ms/match server {(cpu_after[0] - cpu_before[0]) / per:.2f} "
-                          f"workers {(cpu_after[1] - cpu_before[1]) / per:.2f}, "
+                          f"workers {(cpu_after[1] - cpu_before[1]) / per:.2f} "
+                          f"web {(cpu_after[2] - cpu_before[2]) / per:.2f}, "
                           f"this script {mine:.1f} s{extra}", flush=True)
             for many, found_rates in rates.items():
                 print(f"{many:4d} {who}, mean of {len(found_rates)} phases: {statistics.mean(found_rates):.2f} "
