@@ -51,6 +51,10 @@ QUEUE_MAX = 10_000
 """Batches of news waiting for the web process at most; beyond, the oldest are dropped."""
 WATCHING_EVERY = 0.05
 """Seconds between two reports of what the spectators watch, at least."""
+SEND_EVERY = 0.02
+"""Seconds the sender gathers news before a send: one wakening of its thread and one message
+per batch of news rather than per event batch of each match (each would take the interpreter
+from the service for a moment)."""
 PRESENCE_EVERY = 1.0
 """Seconds between two reports of the remote entrants' connections."""
 START_SECONDS = 60.0
@@ -125,8 +129,9 @@ class WebProcess:
         with self._ready:
             if len(self._queue) == self._queue.maxlen:
                 self.dropped += 1
+            if not self._queue:
+                self._ready.notify()
             self._queue.append(message)
-            self._ready.notify()
 
     # -- the threads ----------------------------------------------------------------------------
 
@@ -138,6 +143,10 @@ class WebProcess:
             with self._ready:
                 if not self._queue and not self._closing:
                     self._ready.wait(PRESENCE_EVERY)
+                gather = bool(self._queue) and not self._closing
+            if gather:
+                time.sleep(SEND_EVERY)
+            with self._ready:
                 batch = list(self._queue)
                 self._queue.clear()
                 closing = self._closing
