@@ -279,8 +279,9 @@ def test_serve_with_web_serves_the_live_games(tmp_path: Path) -> None:
 
     arena = tmp_path / "arena"
     run_cli("arena", "init", str(arena), "--game", "peppa", "--seed", "3", "--sandbox", "off", check=True)
+    thinking = f"{sys.executable} {ROOT / 'tests/bots/faulty_bot.py'} --think 0.01"  # a match lasts seconds
     for name in ("north", "south"):
-        run_cli("arena", "entrant", "add", str(arena), name, "--command", "random", check=True)
+        run_cli("arena", "entrant", "add", str(arena), name, "--command", thinking, check=True)
     proc = subprocess.Popen([sys.executable, "-m", "cardcli", "arena", "serve", str(arena), "-q", "-j", "1",
                              "--web", "127.0.0.1:0", "--live-delay", "0"], cwd=ROOT,
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, text=True, start_new_session=True,
@@ -305,13 +306,17 @@ def test_serve_with_web_serves_the_live_games(tmp_path: Path) -> None:
                 # every public event of the match, or its end if it finished before the crowd came
                 first = next(m for m in messages(watched) if m["type"] in ("event", "end"))
             assert first["type"] == "end" or "line" in first
-            for _ in range(50):  # a watched match sends its plays: the web process told the workers
-                with client.stream("GET", "/events/live") as listing:
-                    key = next(m for m in messages(listing) if m["type"] == "match")["match"]["id"]
-                with client.stream("GET", f"/events/live/{key}") as watched:
-                    kinds = [m.get("line", m["type"]).split(" ")[0] for m in messages(watched)]
-                if "play" in kinds:
-                    break
+            # a watched match sends its plays (the web process told the workers): the last rotation
+            # of a unit, which the duplicate gate holds nothing of, as it is played
+            with client.stream("GET", "/events/live") as listing:
+                last = next(m["match"] for m in messages(listing) if m["type"] == "match"
+                            and m["match"]["rotation"] == m["match"]["rotations"] - 1 and not m["match"]["over"])
+            with client.stream("GET", f"/events/live/{last['id']}") as watched:
+                kinds = []
+                for m in messages(watched):
+                    kinds.append(m.get("line", m["type"]).split(" ")[0])
+                    if kinds[-1] in ("play", "end"):
+                        break
             assert "play" in kinds, kinds
         niced = [pid for pid in _descendants(proc.pid) if os.getpriority(os.PRIO_PROCESS, pid) >= 10]
         assert niced, "no process of the server runs at a lower priority"
