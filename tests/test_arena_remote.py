@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import sqlalchemy as sa
+from websockets.sync.client import connect
 
 from cardcli.arena import schema
+from cardcli.remote import wire
 from conftest import PYTHON_BOT, ROOT, run_cli, wait_for
 from test_arena_season import ENV, add, init, listening_port, matches_of, relay, serving, store_of
 
@@ -20,6 +22,15 @@ def connect_once(port: int, name: str, token: str) -> subprocess.CompletedProces
     return subprocess.run([sys.executable, "-m", "cardcli", "connect", f"ws://127.0.0.1:{port}/", "--name", name,
                            "--once", "--retry-time", "0", "--", *PYTHON_BOT.split()],
                           cwd=ROOT, env={**ENV, "CARDCLI_TOKEN": token}, capture_output=True, text=True, timeout=60)
+
+
+def admitted(port: int, name: str, token: str) -> bool:
+    """Whether the listener welcomes ``name`` with ``token`` now. The probe leaves at once,
+    idle, so that it never takes a seat: a relay admitted on a stale token would play a match
+    before it could report anything."""
+    with connect(f"ws://127.0.0.1:{port}/", open_timeout=10) as ws:
+        ws.send(wire.auth(name, token))
+        return str(ws.recv(timeout=10)).startswith("welcome ")
 
 
 def test_strangers_are_refused_and_tokens_are_never_shown(tmp_path: Path) -> None:
@@ -39,13 +50,15 @@ def test_strangers_are_refused_and_tokens_are_never_shown(tmp_path: Path) -> Non
         with relay(port, "alice", token, PYTHON_BOT):
             wait_for(lambda: matches_of(store, "alice") >= 2, "alice's matches", 120)
         new = run_cli("arena", "entrant", "token", str(arena), "alice", check=True).stdout.split()[-1]
-        wait_for(lambda: "wrong name or token" in connect_once(port, "alice", token).stderr,
-                 "the old token refused", 60)
+        wait_for(lambda: not admitted(port, "alice", token), "the old token refused", 60)
+        old = connect_once(port, "alice", token)
+        assert old.returncode == 2 and "wrong name or token" in old.stderr, old.stderr
         with relay(port, "alice", new, PYTHON_BOT):
             seen = matches_of(store, "alice")
             wait_for(lambda: matches_of(store, "alice") >= seen + 2, "alice's matches with the new token", 120)
         run_cli("arena", "entrant", "disable", str(arena), "alice", check=True)
-        wait_for(lambda: connect_once(port, "alice", new).returncode == 2, "a disabled entrant refused", 60)
+        wait_for(lambda: not admitted(port, "alice", new), "a disabled entrant refused", 60)
+        assert connect_once(port, "alice", new).returncode == 2
         server.terminate()
         out, err = server.communicate(timeout=60)
     for secret in (token, new):
