@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cardcli.games import registry
 from cardcli.games.dealing import shuffled
 from cardcli.plugins.peppa import playout
+from engine import MAX_DEALS
 
 HEARTS_RULES = {
     "two_of_clubs_leads": "true",
@@ -92,8 +93,10 @@ def compact(variant: str, policy: str = playout.RANDOM, options: dict[str, str] 
     return run
 
 
-def engine_actions(variant: str) -> Contender:
-    """Whole matches through ``legal_actions``/``apply_action``, dealt as the referee deals."""
+def engine_actions(variant: str | None, game: str = "peppa", options: dict[str, str] | None = None,
+                   num_players: int | None = None) -> Contender:
+    """Whole matches of ``game`` through ``legal_actions``/``apply_action``, dealt as the
+    referee deals: every game's baseline (the other games' benchmarks import it)."""
 
     def run(seconds: float, seed: int) -> Run:
         rng = random.Random(seed)
@@ -101,11 +104,13 @@ def engine_actions(variant: str) -> Contender:
         clock = time.process_time
         start = clock()
         while clock() - start < seconds:
-            setup = registry.resolve("peppa", variant, {}, None, seed)
+            setup = registry.resolve(game, variant, options or {}, num_players, seed)
             state = setup.new_match()
             deck = setup.spec.deck()
             while not state.is_over():
                 if state.needs_deal():
+                    if state.deal_number >= MAX_DEALS:
+                        break
                     state.deal(shuffled(seed, state.deal_number, deck))
                     deals += 1
                 else:
