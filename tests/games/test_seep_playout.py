@@ -13,7 +13,8 @@ agree: the deal's points for :func:`play_deal`, the final totals and the end of 
 :func:`play_match`.
 
 Size: 600 cases of :func:`play_deal` and 150 of :func:`play_match` with low targets (a few
-deals each), about 1,100 deals in all across 3 variants and 3 player counts; a few seconds on one core, most of it the engine's own moves (the
+deals each), about 1,100 deals in all across 3 variants and 3 player counts, and a short
+search through the loop; a few seconds on one core, most of it the engine's own moves (the
 cases are split in blocks so that ``-n 2`` shares them out).
 """
 
@@ -214,3 +215,28 @@ def test_the_greedy_playout_takes_points_when_it_can():
                 assert move[1][VERB] != "throw", token(move)
                 checked += 1
     assert checked > 200
+def test_the_search_finishes_its_seep_playouts_in_the_loop_and_stays_deterministic():
+    """The search player's playouts go through the loop (a WholePlayout), and a decision
+    depends on the seed alone: the same seed, the same move and visits."""
+    from cardcli.players.search.hooks import policy_for
+    from cardcli.players.search.ismcts import Budget, deal_rewards, search
+    from cardcli.players.search.playouts import WholePlayout
+
+    hooks = registry.get("seep").search.load()
+    for kind in ("rule", "random"):
+        assert isinstance(policy_for(hooks, 4, kind), WholePlayout)
+    match = new_match("standard", 4, {}, 7)
+    rng = random.Random(7)
+    advance(match, 7, 6, rng)
+    assert match.phase == "play"
+    decision = match.decisions()[0]
+    rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
+    results = [
+        search(lambda r: match.clone(), decision.seat, decision.moves, rewards, Budget(iterations=40),
+               random.Random(3), policy_for(hooks, 4, "rule"))
+        for _ in range(2)
+    ]
+    assert results[0] == results[1]
+    assert results[0].move in decision.moves
+    left = playout.moves_left(playout.compact(match))
+    assert results[0].simulated >= results[0].iterations * (left - 1)

@@ -1,5 +1,6 @@
 """Seep's hooks for the search player: its seat view (:mod:`.search_view`), uniformly random
-playouts, and a smaller default budget.
+playouts, played whole deals at a time by the compact loop of :mod:`.playout`, and a smaller
+default budget.
 
 The playouts stay uniformly random: a playout that always made the biggest capture scored
 worse, and so did one that drew a card first and then one of its moves (``playout=card``:
@@ -14,6 +15,9 @@ import random
 
 from ...games.base import MatchState
 from ...players.search.hooks import SearchHooks
+from ...players.search.playouts import Finish
+from .playout import RANDOM, UnsupportedRules, compact, moves_left, play_deal
+from .rules import SeepMatch
 from .search_view import SeepView
 
 
@@ -23,4 +27,24 @@ def card_policy(state: MatchState, rng: random.Random) -> None:
     state.apply_random_card(rng)  # type: ignore[attr-defined]
 
 
-SEARCH = SearchHooks(view=SeepView, iterations=200, card_policy=card_policy)
+def whole_playout(playout: str) -> Finish | None:
+    """The compact loop of :mod:`.playout` playing uniformly random moves, which is what
+    :func:`~cardcli.players.search.hooks.policy_for` gives Seep for ``rule`` (Seep has no rule
+    of thumb of its own) and ``random``; None for ``card``, which the loop does not play (a
+    card drawn first, then one of its moves), so those playouts go move by move."""
+    if playout == "card":
+        return None
+
+    def finish(state: MatchState, rng: random.Random) -> tuple[tuple[int, ...], int] | None:
+        if not isinstance(state, SeepMatch):
+            return None
+        try:
+            start = compact(state)
+        except UnsupportedRules:
+            return None
+        return play_deal(start, rng, RANDOM), moves_left(start)
+
+    return finish
+
+
+SEARCH = SearchHooks(view=SeepView, iterations=200, card_policy=card_policy, whole_playout=whole_playout)
