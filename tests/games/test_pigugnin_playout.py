@@ -250,3 +250,45 @@ def test_the_greedy_choice_is_the_trick_policy_s():
             assert RANKING.power[step[2]] == weakest == RANKING.power[expected]
         checked += 1
     assert checked > 100
+
+
+def test_the_search_finishes_its_pigugnin_playouts_in_the_loop_and_stays_deterministic():
+    """The search player's playouts go through the loop (a WholePlayout for every kind), and a
+    decision depends on the seed alone: the same seed, the same move and visits."""
+    from cardcli.players.search.hooks import policy_for
+    from cardcli.players.search.ismcts import Budget, deal_rewards, search
+    from cardcli.players.search.playouts import WholePlayout
+
+    hooks = registry.get("pigugnin").search.load()
+    for players in (4, 5):
+        for kind in ("rule", "random", "card"):
+            assert isinstance(policy_for(hooks, players, kind), WholePlayout)
+        match = new_match(players, {}, 7)
+        advance(match, 7, 6, random.Random(7))
+        assert match.phase == "play"
+        decision = match.decisions()[0]
+        rewards = deal_rewards(players, True, ())
+        results = [
+            search(lambda r: match.clone(), decision.seat, decision.moves, rewards, Budget(iterations=60),
+                   random.Random(3), policy_for(hooks, players, "rule"))
+            for _ in range(2)
+        ]
+        assert results[0] == results[1]
+        assert results[0].move in decision.moves
+        left = playout.moves_left(playout.compact(match))
+        assert results[0].simulated >= results[0].iterations * (left - 1)
+
+
+def test_an_ismcts_seat_plays_the_same_pigugnin_match_twice():
+    from cardcli.referee import Settings, play_match
+    from cardcli.seating import builtin
+
+    records = []
+    for _ in range(2):
+        setup = registry.resolve("pigugnin", None, {}, 5, 11)
+        seats = [builtin("ismcts:iterations=30,worlds=6", "i", 11),
+                 *(builtin("heuristic", f"h{k}", 11) for k in range(4))]
+        records.append(play_match(setup, seats, Settings(max_deals=1)).record)
+        assert seats[0].player.failures == 0  # type: ignore[attr-defined]
+    assert len(records[0]["deals"][0]["moves"]) == 40
+    assert [m["move"] for m in records[0]["deals"][0]["moves"]] == [m["move"] for m in records[1]["deals"][0]["moves"]]

@@ -1,13 +1,18 @@
 """Il Pigugnìn's hooks for the search player: the 7♦ that a rule places, and the penalty
-games' playouts over its card actions."""
+games' playouts over its card actions (played by the compact loop of :mod:`.playout`, whole
+deals at a time)."""
 
 from __future__ import annotations
 
+import random
+
 from ...cards import Card
+from ...games.base import MatchState
 from ...players.search.hooks import SearchHooks
-from ...players.search.playouts import Policy, TrickPolicy
+from ...players.search.playouts import Finish, Policy, TrickPolicy
 from ...players.search.trick_view import TrickView
-from .rules import CARD_ACTIONS
+from .playout import GREEDY, RANDOM, UnsupportedRules, compact, moves_left, play_deal
+from .rules import CARD_ACTIONS, PigugninMatch
 
 
 class PigugninView(TrickView):
@@ -26,4 +31,24 @@ def rule_policy(num_players: int) -> Policy:
     return TrickPolicy(CARD_ACTIONS.index_of, avoid=True)
 
 
-SEARCH = SearchHooks(view=PigugninView, rule_policy=rule_policy)
+def whole_playout(playout: str) -> Finish:
+    """The compact loop of :mod:`.playout` playing what :func:`policy_for` gives for
+    ``playout``: TrickPolicy's penalty-game rule (same epsilon) for ``rule``, uniformly random
+    cards otherwise (Il Pigugnìn has no card-first policy: ``card`` is random too). The deal's
+    busche are what the search's rewards read, as they read the engine's deal score."""
+    policy = GREEDY if playout == "rule" else RANDOM
+    epsilon = TrickPolicy(CARD_ACTIONS.index_of, avoid=True).epsilon
+
+    def finish(state: MatchState, rng: random.Random) -> tuple[tuple[int, ...], int] | None:
+        if not isinstance(state, PigugninMatch):
+            return None
+        try:
+            start = compact(state)
+        except UnsupportedRules:
+            return None
+        return play_deal(start, rng, policy, epsilon), moves_left(start)
+
+    return finish
+
+
+SEARCH = SearchHooks(view=PigugninView, rule_policy=rule_policy, whole_playout=whole_playout)
