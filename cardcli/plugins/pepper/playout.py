@@ -99,6 +99,8 @@ class Layout:
     """For each byte of a 24-bit hand, the trick-layout bits of its 256 values."""
     engine: tuple[int, ...]
     """The engine's card index of each trick-layout bit (-1: no card)."""
+    where: tuple[int, ...]
+    """The trick-layout bit of each of the engine's 52 card indices (-1: not a Pepper card)."""
     trumps: int
     """The trump block's mask (0 at no-trump)."""
     floor: int
@@ -134,9 +136,14 @@ class Layout:
             powers[power] = powers.get(power, 0) | 1 << where[a]
             if not (1 << where[a]) & trumps:
                 plain_powers[power] = plain_powers.get(power, 0) | 1 << where[a]
+        back = [-1] * 52
+        for b, e in enumerate(engine):
+            if e >= 0:
+                back[e] = b
         return cls(
             to_trick=(to_trick[0], to_trick[1], to_trick[2]),
             engine=tuple(engine),
+            where=tuple(back),
             trumps=trumps,
             floor=24 if trump is not None else 32,
             lead_order=tuple(powers[p] for p in sorted(powers, reverse=True)),
@@ -169,6 +176,17 @@ def _held_masks(left_bower_is_trump: bool) -> tuple[int, ...]:
     )
 
 
+@functools.lru_cache(maxsize=None)
+def _slot_digits(hand_size: int) -> tuple[bytes, ...]:
+    """For each hand in dealing order, the binary digit of each place in the deck: ``1`` for
+    its places. Translating the places of the cards (in card order) and reading the digits
+    from the last card to the first gives that hand as a mask."""
+    return tuple(
+        bytes(ord("1") if place < 24 and place // hand_size == slot else ord("0") for place in range(256))
+        for slot in range(24 // hand_size)
+    )
+
+
 @attrs.frozen
 class CompactRules:
     """The options and the table as the loop reads them: small values decided once per match."""
@@ -185,6 +203,16 @@ class CompactRules:
     trump_must_be_held: bool
     target: int
     one_at_a_time: bool
+    next_seat: tuple[int, ...]
+    """The seat after each seat, clockwise."""
+    partner: tuple[int, ...] | None
+    """Each seat's partner with 4 players."""
+    layouts: tuple[Layout, ...]
+    """:func:`layouts` of the left bower's option."""
+    held: tuple[int, ...]
+    """:func:`_held_masks` of the left bower's option."""
+    digits: tuple[bytes, ...]
+    """:func:`_slot_digits` of the hand size."""
 
     @classmethod
     def of(cls, options: PepperOptions, num_players: int, levels: tuple[str, ...]) -> "CompactRules":
@@ -204,6 +232,7 @@ class CompactRules:
                 raise UnsupportedRules(f"the compact Pepper playout does not play {name}={getattr(options, name)!r}")
         if num_players not in (2, 3, 4):
             raise UnsupportedRules(f"the compact Pepper playout plays 2, 3 or 4 seats, not {num_players}")
+        left_bower = bool(options.left_bower_is_trump)
         return cls(
             num_players=num_players,
             hand_size=6 if num_players == 4 else 8,
@@ -216,6 +245,11 @@ class CompactRules:
             trump_must_be_held=bool(options.trump_must_be_held),
             target=int(options.target),
             one_at_a_time=options.deal_order == "one_at_a_time",
+            next_seat=tuple((s + 1) % num_players for s in range(num_players)),
+            partner=tuple((s + 2) % 4 for s in range(4)) if num_players == 4 else None,
+            layouts=layouts(left_bower),
+            held=_held_masks(left_bower),
+            digits=_slot_digits(6 if num_players == 4 else 8),
         )
 
 
@@ -266,6 +300,12 @@ def _rules_of(options: PepperOptions, num_players: int, levels: tuple[str, ...])
     return CompactRules.of(options, num_players, levels)
 
 
+_RULES_BY_ID: dict[tuple[int, int], tuple[PepperOptions, CompactRules]] = {}
+"""The rules of the options objects met, by identity: a match's clones share its options, so
+an iteration of a search finds them without hashing every option (the options are kept, so
+an identity is never reused while it is here)."""
+
+
 def _actions_mask(mask52: int) -> int:
     """The engine's 52-bit hand as a 24-bit mask in the action order."""
     return (mask52 >> 7 & 0x3F) | (mask52 >> 14 & 0xFC0) | (mask52 >> 21 & 0x3F000) | (mask52 >> 28 & 0xFC0000)
@@ -273,38 +313,46 @@ def _actions_mask(mask52: int) -> int:
 
 def compact(match: PepperMatch) -> CompactState:
     """The compact state of ``match`` wherever it stands: between deals, in the auction, at
-    the trump, or at any point of the trick play."""
-    rules = _rules_of(match.options, match.num_players, match.levels)
+    the trump, or at any point of the trick play. A search calls this once per iteration, so
+    it builds the state in one call."""
     n = match.num_players
-    base = CompactState(
-        rules=rules, phase=PHASE_DEAL, hands=(0,) * n, dealer=match.dealer, deals=match.deal_number,
-        same_dealer=match._next_same_dealer, totals=tuple(match.side_totals),
-    )
+    known = _RULES_BY_ID.get((id(match.options), n))
+    if known is not None and known[0] is match.options:
+        rules = known[1]
+    else:
+        rules = _rules_of(match.options, n, match.levels)
+        _RULES_BY_ID[(id(match.options), n)] = (match.options, rules)
     phase = match.phase
-    if phase is DEAL:
-        return base
-    if phase is OVER:
-        return attrs.evolve(base, phase=PHASE_OVER)
-    hands = tuple(_actions_mask(h) for h in match.hand_masks)
-    if phase is BID:
-        high, level = (match.high[0], match.levels.index(match.high[1]) + 1) if match.high else (-1, 0)
-        return attrs.evolve(
-            base, phase=PHASE_BID, hands=hands, turn=match.turn, high=high, level=level,
-            passed=sum(1 << s for s in match.passed), spoken=sum(1 << s for s in match.spoken),
-        )
-    level = match.levels.index(match.contract) + 1
-    if phase is TRUMP:
-        return attrs.evolve(base, phase=PHASE_TRUMP, hands=hands, turn=match.declarer, high=match.declarer, level=level)
+    totals = tuple(match.side_totals)
+    if phase is DEAL or phase is OVER:
+        return CompactState(rules, PHASE_DEAL if phase is DEAL else PHASE_OVER, (0,) * n, match.dealer,
+                            match.deal_number, match._next_same_dealer, totals)
     if phase is PLAY:
         trump = TRUMPS.index(match.trump or "NT")
         layout = layouts(rules.left_bower_is_trump)[trump]
-        where = {e: b for b, e in enumerate(layout.engine) if e >= 0}
+        t0, t1, t2 = layout.to_trick
+        played = []
+        for h in match.hand_masks:
+            c = (h >> 7 & 0x3F) | (h >> 14 & 0xFC0) | (h >> 21 & 0x3F000) | (h >> 28 & 0xFC0000)  # _actions_mask
+            played.append(t0[c & 0xFF] | t1[c >> 8 & 0xFF] | t2[c >> 16])
+        where = layout.where
         tricks = match.tricks
-        return attrs.evolve(
-            base, phase=PHASE_PLAY, hands=tuple(layout.of(h) for h in hands), turn=tricks.turn, high=match.declarer,
-            level=level, trump=trump, trick=tuple(where[card] for _, card in tricks.trick), number=tricks.number,
-            won=tuple(tricks.tricks_won),
+        return CompactState(
+            rules, PHASE_PLAY, tuple(played), match.dealer, match.deal_number, False, totals,
+            turn=tricks.turn, high=match.declarer, level=match.levels.index(match.contract) + 1, trump=trump,
+            trick=tuple(where[card] for _, card in tricks.trick), number=tricks.number, won=tuple(tricks.tricks_won),
         )
+    hands = tuple(_actions_mask(h) for h in match.hand_masks)
+    if phase is BID:
+        high, level = (match.high[0], match.levels.index(match.high[1]) + 1) if match.high else (-1, 0)
+        return CompactState(
+            rules, PHASE_BID, hands, match.dealer, match.deal_number, False, totals, turn=match.turn, high=high,
+            level=level, passed=sum(1 << s for s in match.passed), spoken=sum(1 << s for s in match.spoken),
+        )
+    level = match.levels.index(match.contract) + 1
+    if phase is TRUMP:
+        return CompactState(rules, PHASE_TRUMP, hands, match.dealer, match.deal_number, False, totals,
+                            turn=match.declarer, high=match.declarer, level=level)
     raise UnsupportedRules(f"no compact state for phase {phase}")  # pragma: no cover
 
 
@@ -384,17 +432,6 @@ def _nth(mask: int, j: int) -> int:
         shift += 8
 
 
-@functools.lru_cache(maxsize=None)
-def _slot_digits(hand_size: int) -> tuple[bytes, ...]:
-    """For each hand in dealing order, the binary digit of each place in the deck: ``1`` for
-    its places. Translating the places of the cards (in card order) and reading the digits
-    from the last card to the first gives that hand as a mask."""
-    return tuple(
-        bytes(ord("1") if place < 24 and place // hand_size == slot else ord("0") for place in range(256))
-        for slot in range(24 // hand_size)
-    )
-
-
 def _deck_for(hands: list[int], dealer: int, rules: CompactRules) -> tuple[int, ...]:
     """A deck the engine deals into ``hands`` (24-bit; the dead hand is the rest), for a trace."""
     n, size = rules.num_players, rules.hand_size
@@ -430,12 +467,12 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
     skip_passed = final_pass and not single
     stick = rules.stick_dealer
     penalty = 6 if n == 4 else 8
-    nxt = tuple((s + 1) % n for s in range(n))
-    partner = tuple((s + 2) % 4 for s in range(4)) if n == 4 else None
-    digits = _slot_digits(size)
+    nxt = rules.next_seat
+    partner = rules.partner
+    digits = rules.digits
     slots = n if n != 4 else 3  # the last hand of four is what the other three leave
-    all_layouts = layouts(rules.left_bower_is_trump)
-    held_masks = _held_masks(rules.left_bower_is_trump)
+    all_layouts = rules.layouts
+    held_masks = rules.held
     bits_of = _BITS
     nth = _nth
     phase = state.phase
