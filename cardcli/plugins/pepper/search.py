@@ -1,6 +1,6 @@
 """Pepper's hooks for the search player: suits as the trump makes them, the auction and the
-dead hand in its worlds, the trick-taking playouts with partners, and the bids left to the
-heuristic.
+dead hand in its worlds, the trick-taking playouts with partners (played by the compact loop
+of :mod:`.playout`, whole deals at a time), and the bids left to the heuristic.
 
 The heuristic makes Pepper's bids by default: they lie deep in a tree of everyone's bids, and
 the search makes them worse within its budget (measured in docs/players.md). The trump, once
@@ -13,13 +13,15 @@ import random
 from typing import Hashable, Mapping, Sequence
 
 from ...cards import Card
+from ...games.base import MatchState
 from ...players.search.hooks import SearchHooks
-from ...players.search.playouts import Policy, TrickPolicy
+from ...players.search.playouts import Finish, Policy, TrickPolicy
 from ...players.search.trick_view import TrickView
 from ...players.search.view import other_seats
 from ...players.search.worlds import Slot
 from .bids import BidModel, weighted_draw
-from .rules import BIDS, CARD_ACTIONS
+from .playout import GREEDY, RANDOM, UnsupportedRules, compact, finish_deal
+from .rules import BIDS, CARD_ACTIONS, PepperMatch
 
 
 class PepperView(TrickView):
@@ -59,4 +61,25 @@ def rule_policy(num_players: int) -> Policy:
     return TrickPolicy(CARD_ACTIONS.index_of, avoid=False, partners=partners)
 
 
-SEARCH = SearchHooks(view=PepperView, delegated=frozenset({"bid"}), rule_policy=rule_policy)
+def whole_playout(playout: str) -> Finish:
+    """The compact loop of :mod:`.playout` playing what :func:`policy_for` gives for
+    ``playout``: TrickPolicy's trick-taking rule (same epsilon, random bids and trump) for
+    ``rule``, uniformly random moves otherwise (Pepper has no card-first policy: ``card`` is
+    random too). The moves counted are the ones the loop played, bids included."""
+    policy = GREEDY if playout == "rule" else RANDOM
+    epsilon = TrickPolicy(CARD_ACTIONS.index_of, avoid=False).epsilon
+
+    def finish(state: MatchState, rng: random.Random) -> tuple[tuple[int, ...], int] | None:
+        if not isinstance(state, PepperMatch):
+            return None
+        try:
+            start = compact(state)
+        except UnsupportedRules:
+            return None
+        return finish_deal(start, rng, policy, epsilon)
+
+    return finish
+
+
+SEARCH = SearchHooks(view=PepperView, delegated=frozenset({"bid"}), rule_policy=rule_policy,
+                     whole_playout=whole_playout)
