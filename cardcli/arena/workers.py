@@ -17,10 +17,10 @@ worker, which the server sets at each :meth:`Workers.pump` from the spectators o
 worker's match, says how much (:data:`QUIET`, :data:`LISTED`, :data:`WATCHED`). Whatever it
 says, a worker keeps the current deal's events in a list (a list's ``extend`` per move); a
 listed match sends only its deals' starts, scores and running totals (:class:`LiveSummary`,
-three lines a deal: the duplicate gate of the live games counts the scores), and a watched one what it kept, then every event as it comes, in batches of
-at most :data:`BATCH` seconds (:class:`LiveEvents`), on its pipe between its results. So a
-spectator of one match costs the other matches nothing, and a match played by fast bots
-costs a message per batch rather than per move. What spectators may see of the events is
+three lines a deal: the duplicate gate of the live games counts the scores), and a watched one what it kept, then every event as it comes
+(:class:`LiveEvents`); either in batches of at most :data:`BATCH` seconds, on its pipe between
+its results. So a spectator of one match costs the other matches nothing, and a match played by
+fast bots costs a message per batch rather than per move or per deal. What spectators may see of the events is
 decided in the server (the leak rule), never here.
 """
 
@@ -115,17 +115,24 @@ class _Forward:
     """A worker's listener of the referee's events, and the one sender on its pipe. It keeps the
     current deal's events whatever is watched (a match's first message then shows its deal
     from its start, and the list is cut at each deal's start, so it never holds more than a
-    deal); it sends according to the server's number (``level``). A watched match's events
-    are sent by a thread of their own, :data:`BATCH` seconds after the first of them, so that
-    a move is shown within that time however long the next bot thinks; everything goes
-    through one lock, and :meth:`send` flushes what is waiting before a result, so that a
-    match's events always reach the server before its result."""
+    deal); it sends according to the server's number (``level``).
+
+    Nothing is sent from the referee's own thread: what is due waits for a thread of its own,
+    which sends it :data:`BATCH` seconds after the first of it, so that a move is shown within
+    that time however long the next bot thinks, and a match of fast bots costs a message per
+    batch. That holds for a listed match's summary lines as much as for a watched match's
+    events: a message sent at once wakes the server, which then takes the processor from
+    the match (sent at once, three a deal, they took 9% of a worker's samples in a profile of
+    50-millisecond Peppa matches on 2 processors; docs/performance.md). Everything goes through one lock, and :meth:`send` flushes what is
+    waiting before a result, so that a match's events always reach the server before its
+    result."""
 
     def __init__(self, conn: multiprocessing.connection.Connection, level: Any):
         self.conn = conn
         self.level = level
         self.kept: list[Event] = []
         self.waiting: list[Event] = []
+        self.summary: list[str] = []
         self.lock = threading.Lock()
         self.due = threading.Event()
         self.thread: threading.Thread | None = None
@@ -141,39 +148,44 @@ class _Forward:
             with self.lock:
                 self.waiting += self.kept
             self.kept = []
-            if self.thread is None:
-                self.thread = threading.Thread(target=self._batches, name="cardcli-live", daemon=True)
-                self.thread.start()
-            self.due.set()
         elif level == LISTED and (events[0].kind in SUMMARY or events[-1].kind in SUMMARY):
             # a deal's events start with its deal line, and its totals end its last move's
-            lines = tuple(e.line() for e in events if e.kind in SUMMARY and e.audience is None)
-            if lines:
-                with self.lock:
-                    self.conn.send(LiveSummary(lines))
+            lines = [e.line() for e in events if e.kind in SUMMARY and e.audience is None]
+            if not lines:
+                return
+            with self.lock:
+                self.summary += lines
+        else:
+            return
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._batches, name="cardcli-live", daemon=True)
+            self.thread.start()
+        self.due.set()
 
     def _batches(self) -> None:
         while True:
             self.due.wait()
-            time.sleep(BATCH)  # gather the events of the moves made meanwhile
+            time.sleep(BATCH)  # gather what the moves made meanwhile add
             self.due.clear()
             try:
-                self.flush()
+                with self.lock:
+                    self._flush()
             except (BrokenPipeError, ConnectionResetError, OSError):
                 return
 
-    def flush(self) -> None:
-        with self.lock:
-            if self.waiting:
-                waiting, self.waiting = self.waiting, []
-                self.conn.send(LiveEvents(_wire(waiting)))
+    def _flush(self) -> None:
+        """Send what is waiting (the caller holds the lock)."""
+        if self.summary:
+            self.conn.send(LiveSummary(tuple(self.summary)))
+            self.summary = []
+        if self.waiting:
+            self.conn.send(LiveEvents(_wire(self.waiting)))
+            self.waiting = []
 
     def send(self, outcome: Any) -> None:
         """Send a match's result, after its events, and forget the match."""
         with self.lock:
-            if self.waiting:
-                self.conn.send(LiveEvents(_wire(self.waiting)))
-            self.waiting = []
+            self._flush()
             self.kept = []
             self.conn.send(outcome)
 
