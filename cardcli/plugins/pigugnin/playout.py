@@ -85,12 +85,12 @@ SEVEN_BIT = 1 << _COMPACT_OF[INDEX[SETTEBELLO]]
 
 RANK_POINTS: tuple[int, ...] = tuple(CARD_POINTS[ENGINE_INDEX[r]] for r in range(10))
 """The card points of each trick rank (the same in every suit, as the engine's table says)."""
-_POINT_MASKS = {
-    value: sum(1 << c for c in range(CARDS) if CARD_POINTS[ENGINE_INDEX[c]] == value)
-    for value in {CARD_POINTS[i] for i in ENGINE_INDEX} if value
-}
-"""The cards worth each non-zero number of points, as masks: a hand's points are a few
-``bit_count`` calls."""
+_BLOCK_POINTS: tuple[int, ...] = tuple(
+    sum(RANK_POINTS[r] for r in range(10) if block >> r & 1) for block in range(1 << 10)
+)
+"""The card points of each 10-bit suit block: a seat's points are four look-ups."""
+if any(CARD_POINTS[ENGINE_INDEX[10 * suit + r]] != RANK_POINTS[r] for suit in range(4) for r in range(10)):
+    raise RuntimeError("Il Pigugnìn's card points now depend on the suit: the compact tables need them by card")
 
 THRESHOLD: tuple[int, ...] = tuple(threshold_busche(p) for p in range(36))
 """The engine's busche for 0..35 points."""
@@ -370,32 +370,35 @@ def _deck_for(hands: list[int], leader: int, nxt: tuple[int, ...]) -> tuple[int,
 
 
 def _busche(rules: CompactRules, taken: list[int], won: list[int], last: int) -> list[int]:
-    """The deal's busche, as :meth:`PigugninMatch.deal_busche` charges them."""
+    """The deal's busche, as :meth:`PigugninMatch.deal_busche` charges them (once a deal, so
+    its common cases are written for speed: no tie at all is one ``set``)."""
     n = rules.num_players
-    pig = next(s for s in range(n) if taken[s] & PIG_BIT)
     if 0 in won:
         trickless = won.count(0)
         each = NO_TRICK_BUSCHE.get(trickless, trickless + 1)
         busche = [0 if w else each for w in won]
-        busche[pig] += 1
-        return busche
-    points = [sum(value * (t & mask).bit_count() for value, mask in _POINT_MASKS.items()) for t in taken]
-    points[last] += LAST_TRICK
-    busche = [THRESHOLD[p] for p in points]
-    top = max(points)
-    if not any(busche):
-        busche = [1 if p == top else 0 for p in points]
-    scope = rules.tie_scope
-    extra = [0] * n
-    for s, p in enumerate(points):
-        tied = points.count(p)
-        if tied > 1:
-            # the members of a group share their points, hence whether they pay already
-            if scope == "all" or (scope == "nonzero" and p > 0) or (scope == "paying_only" and busche[s]) or (
-                    scope == "highest_only" and p == top):
-                extra[s] = tied - 1
-    busche = [b + e for b, e in zip(busche, extra)]
-    busche[pig] += 1
+    else:
+        pb = _BLOCK_POINTS
+        points = [pb[t & 0x3FF] + pb[t >> 10 & 0x3FF] + pb[t >> 20 & 0x3FF] + pb[t >> 30] for t in taken]
+        points[last] += LAST_TRICK
+        busche = [THRESHOLD[p] for p in points]
+        top = max(points)
+        if not any(busche):
+            busche = [1 if p == top else 0 for p in points]
+        if len(set(points)) < n:
+            scope = rules.tie_scope
+            extra = [0] * n
+            for s, p in enumerate(points):
+                tied = points.count(p)
+                # the members of a group share their points, hence whether they pay already
+                if tied > 1 and (scope == "all" or (scope == "nonzero" and p > 0) or (
+                        scope == "paying_only" and busche[s]) or (scope == "highest_only" and p == top)):
+                    extra[s] = tied - 1
+            busche = [b + e for b, e in zip(busche, extra)]
+    for s in range(n):
+        if taken[s] & PIG_BIT:
+            busche[s] += 1
+            break
     return busche
 
 
