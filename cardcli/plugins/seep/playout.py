@@ -10,20 +10,25 @@ the loop makes the moves itself: here a playout unpacks a :class:`CompactState` 
 floor, the houses' cards and the piles as 52-bit masks, small ints for the rest) into local
 variables and plays to the end of the deal in one function.
 
-What a move may be is not decided twice: the houses, cementing, breaking, the retention duty
-and every option that bears on them are the engine's own move generator's
-(:class:`~.moves.Turn`), asked only for the cards that can do more than be thrown (most of a
-hand can only be thrown, and a throw is counted here, never listed); the throw rule, the
-play itself, the seeps and the scores are played on the masks. So every option of
-:class:`~.options.SeepOptions` is played, except a bid that must be feasible on a floor
-turned up before it (``bid_requires_floor_feasibility`` with ``reveal_floor_before_bid``),
-which :func:`compact` refuses with :class:`UnsupportedRules`, as it refuses an option this
-module does not know (one added to the engine later) rather than play a different game.
+What a move may be follows the engine's own move generator (:class:`~.moves.Turn`) step for
+step, on the loop's masks (:class:`_Mover`): the houses, cementing, breaking, the retention
+duty and every option that bears on them. It leaves out what a playout never reads: the
+tokens' texts, the canonical order, the throws as a list (a card that can only be thrown,
+most of a hand, is counted, never listed), and, under the ``card`` policy, the moves of every
+card but the one drawn. The opening, once a deal, is the engine's own ``Turn``. So every
+option of :class:`~.options.SeepOptions` is played, except a bid that must be feasible on a
+floor turned up before it (``bid_requires_floor_feasibility`` with
+``reveal_floor_before_bid``), which :func:`compact` refuses with :class:`UnsupportedRules`,
+as it refuses an option this module does not know (one added to the engine later) rather
+than play a different game.
 
 Policies:
 
 * ``random``: uniformly random among the legal moves (each bid, each opening move and each
   play as likely as the next), the search's own Seep playout;
+* ``card``: a card of the hand at random, then one of its moves at random, as
+  :meth:`SeepMatch.apply_random_card` plays (``playout=card``): uniform where that method is
+  (the bid, the opening, the throw rule ``no_other_action``, a card that allows nothing);
 * ``greedy``: the idea of :class:`~.heuristic.SeepHeuristic` without its look at what a move
   leaves exposed: the highest bid; the move that gains the most now, a capture worth its
   cards' points (a tenth more for each card, so the bigger of two pointless captures) plus
@@ -47,11 +52,11 @@ import attrs
 from ...errors import CardcliError
 from ...games.card_bits import DECK, INDEX, indices, mask_of
 from ...games.sides import side_map, sides_for
-from .effects import ALONE, CEMENTED, LOOSE, MADE, OWNERS, REMOVED, THROWS, VERB, House, Move
-from .floor import VALUES
+from .effects import ALONE, CEMENTED, LOOSE, MADE, OWNERS, REMOVED, THROWS, VERB, Effect, Move
+from .floor import VALUES, floor_groups, floor_sums
 from .moves import Turn
 from .options import SeepOptions
-from .position import Holding, Known, known_after
+from .position import Holding, Known
 from .rules import BID, DEAL, OPEN, OVER, PLAY, SeepMatch, _rounds
 from .scoring import Result, baazi_result
 
@@ -61,7 +66,8 @@ is over."""
 
 RANDOM = "random"
 GREEDY = "greedy"
-POLICIES = (RANDOM, GREEDY)
+CARD = "card"
+POLICIES = (RANDOM, GREEDY, CARD)
 
 SUPPORTED_OPTIONS = frozenset({
     "first_dealer", "reveal_floor_before_bid", "bid_requires_floor_feasibility", "redeal_reveals_hand",
@@ -122,6 +128,8 @@ class CompactRules:
     side_of: tuple[int, ...]
     keepers: tuple[tuple[int, ...], ...]
     """Per seat, whose cards keep a house it owns (as the engine's ``_keepers``)."""
+    seat_sides: tuple[tuple[int, ...], ...]
+    """Each seat's side, as its seats."""
     rounds: tuple[int, ...]
     """Cards each player gets after the opening, round by round."""
     worth: tuple[int, ...]
@@ -151,6 +159,7 @@ class CompactRules:
             sides=tuple(tuple(side) for side in sides),
             side_of=tuple(side_of[s] for s in range(num_players)),
             keepers=tuple(tuple(sides[side_of[s]]) if team else (s,) for s in range(num_players)),
+            seat_sides=tuple(tuple(sides[side_of[s]]) for s in range(num_players)),
             rounds=tuple(_rounds(options, num_players)),
             worth=_WORTH[options.scoring],
         )
@@ -270,7 +279,7 @@ def play_deal(state: CompactState, rng: random.Random, policy: str = RANDOM, eps
     search's reward reads."""
     if state.phase == PHASE_OVER:
         raise UnsupportedRules("the match is over: there is no deal to play")
-    return _run(state, rng, _greedy_flag(policy), epsilon, trace, False, None)
+    return _run(state, rng, _checked(policy), epsilon, trace, False, None)
 
 
 def play_match(state: CompactState, rng: random.Random, policy: str = RANDOM, epsilon: float = 0.1,
@@ -280,13 +289,13 @@ def play_match(state: CompactState, rng: random.Random, policy: str = RANDOM, ep
     the referee's deal limit does."""
     if state.phase == PHASE_OVER:
         return _seat_totals(state.rules, state.totals)
-    return _run(state, rng, _greedy_flag(policy), epsilon, trace, True, deal_limit)
+    return _run(state, rng, _checked(policy), epsilon, trace, True, deal_limit)
 
 
-def _greedy_flag(policy: str) -> bool:
+def _checked(policy: str) -> str:
     if policy not in POLICIES:
         raise UnsupportedRules(f"unknown playout policy {policy!r}: one of {', '.join(POLICIES)}")
-    return policy == GREEDY
+    return policy
 
 
 def _seat_totals(rules: CompactRules, totals: Sequence[int]) -> tuple[int, ...]:
@@ -302,17 +311,6 @@ def _holding(mask: int) -> Holding:
         twice |= held & bit
         held |= bit
     return cards, mask, held | 1, twice
-
-
-def _known(hands: Sequence[int], floor: int) -> Known:
-    return [_holding(hand) for hand in hands], floor, indices(floor)
-
-
-def _houses(houses: dict[int, int], kinds: dict[int, tuple[bool, frozenset[int]]]) -> dict[int, House]:
-    """The houses as the move generator reads them (it never reads their cards)."""
-    return {v: House(v, (), kinds[v][0], kinds[v][1]) for v in houses}
-
-
 
 
 def _points(rules: CompactRules, piles: Sequence[int], bonus: Sequence[int]) -> tuple[list[int], list[int]]:
@@ -350,7 +348,7 @@ def _sweep(options: SeepOptions, card: int, opening: bool, last: bool) -> int:
     return options.sweep_first if opening else options.sweep
 
 
-def _greedy_score(move: Move, floor: int, houses: dict[int, int], worth: Sequence[int], sweep: int) -> float:
+def _greedy_score(move: Move, floor: int, houses: dict[int, list[Any]], worth: Sequence[int], sweep: int) -> float:
     """What the greedy policy makes of a move (the module's docstring says why)."""
     card, effect = move
     verb = effect[VERB]
@@ -358,7 +356,8 @@ def _greedy_score(move: Move, floor: int, houses: dict[int, int], worth: Sequenc
         return -worth[card] - 0.05 * VALUES[card]
     taken = 1 << card | effect[LOOSE]
     for v in effect[REMOVED]:
-        taken |= houses.get(v, 0)
+        if v in houses:
+            taken |= houses[v][0]
     points = 0
     count = taken.bit_count()
     while taken:
@@ -373,33 +372,309 @@ def _greedy_score(move: Move, floor: int, houses: dict[int, int], worth: Sequenc
     return 0.5 * points + 1.0
 
 
-def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, trace: Trace | None,
+class _Mover:
+    """The legal moves of one seat in one position, as the engine's :class:`~.moves.Turn`
+    finds them (the same rules, step for step: the retention duty of every house, what each
+    kind of move needs, the throw rule), over the loop's masks and without the tokens'
+    texts, the canonical order or a cache of effects that a search never asks twice: a
+    uniformly random move needs each value's moves counted, and only the one drawn made.
+
+    Made once per playout and pointed at each turn's position by :meth:`at`."""
+
+    __slots__ = (
+        "rules", "cementing", "maximal", "last_key", "player_scope", "coowner", "break_own", "break_partner",
+        "max_houses", "seat", "side", "held", "twice", "houses", "floor", "groups_of", "floor_cards",
+        "unkept", "unkept_if_spent", "targets", "capture_values", "build_values", "cement_values",
+        "break_values", "live", "_cementing",
+    )
+
+    def __init__(self, rules: CompactRules) -> None:
+        options = rules.options
+        self.rules = rules
+        self.cementing = options.cementing
+        self.maximal = options.capture_must_be_maximal
+        self.last_key = options.last_key_capture_only
+        self.player_scope = options.retention_scope == "player"
+        self.coowner = options.opponent_cement_makes_coowner
+        self.break_own = options.break_own_house
+        self.break_partner = options.break_partner_house
+        self.max_houses = options.max_houses
+        self.groups_of: Sequence[Sequence[int]] | None = None
+        self.floor_cards: Sequence[int] = ()
+
+    def at(self, seat: int, held: list[int], hand: int, houses: dict[int, list[Any]], floor: int) -> None:
+        """Read the position: ``held`` is every seat's values (bits), ``hand`` the mover's
+        cards, ``houses`` each house as ``[cards, cemented, owners]``."""
+        self.seat = seat
+        self.side = self.rules.seat_sides[seat]
+        self.held = held
+        held_values = held[seat]
+        # the house values held twice or more: the only values whose second card matters
+        twice = self.twice = _twice(hand, held_values & _HOUSE_BITS) if held_values & _HOUSE_BITS else 0
+        self.houses = houses
+        self.floor = floor
+        cards = self.floor_cards = indices(floor)
+        self.groups_of = None
+        values, mirrored = floor_sums(cards)
+        self.unkept = self.unkept_if_spent = 0
+        if not houses:
+            targets = held_values & _HOUSE_BITS
+            self.targets = targets
+            build = 0
+            if targets:
+                for target in _HOUSE_VALUES_OF[targets >> 9]:
+                    build |= mirrored >> 13 - target & (1 << target) - 2
+                build |= targets & values & twice
+            self.capture_values = values
+            self.build_values = build
+            self.cement_values = self.break_values = 0
+            self.live = values | build
+            return
+        self._cementing: dict[int, tuple[frozenset[int], bool, bool]] = {}
+        if self.last_key:
+            for target, house in houses.items():
+                kept, kept_if_spent = self._kept(target, house[2])
+                if not kept:
+                    self.unkept |= 1 << target
+                if not kept_if_spent:
+                    self.unkept_if_spent |= 1 << target
+        cementing = self.cementing
+        house_bits = cement = raise_ = 0
+        for target, house in houses.items():
+            house_bits |= 1 << target
+            if cementing:
+                cement |= 1 << target | mirrored >> 13 - target & (1 << target) - 2
+            if not house[1]:
+                raise_ |= held_values >> target & ~1
+        targets = held_values & ~house_bits & _HOUSE_BITS
+        if self.max_houses and len(houses) >= self.max_houses:
+            targets = 0
+        self.targets = targets
+        build = 0
+        if targets:
+            for target in _HOUSE_VALUES_OF[targets >> 9]:
+                build |= mirrored >> 13 - target & (1 << target) - 2
+            build |= targets & values & twice
+        self.capture_values = values | house_bits
+        self.build_values = build
+        self.cement_values = cement
+        self.break_values = raise_
+        self.live = values | house_bits | build | cement | raise_
+
+    def groups(self) -> Sequence[Sequence[int]]:
+        found = self.groups_of
+        if found is None:
+            found = self.groups_of = floor_groups(self.floor_cards)
+        return found
+
+    def effects(self, v: int) -> list[Effect]:
+        """The captures, builds, cements and breaks of a card of value ``v`` (the engine's
+        ``Turn._of_value``), in no particular order."""
+        bit = 1 << v
+        found: list[Effect] = []
+        unkept = self.unkept | self.unkept_if_spent & bit
+        if self.capture_values & bit:
+            house = v in self.houses
+            if not (unkept & ~(bit if house else 0)):
+                groups = self.groups()[v]
+                if not groups:
+                    found.append(_TAKE_HOUSE[v])
+                elif house:
+                    removed = _ONLY[v]
+                    for taken in _packs(groups, self.maximal):
+                        found.append(("take", taken, removed, 0, False, None, "", ""))
+                else:
+                    for taken in _packs(groups, self.maximal):
+                        if taken:
+                            found.append(("take", taken, (), 0, False, None, "", ""))
+        if self.build_values & bit and not unkept:
+            targets = self.targets & -bit
+            if not (self.twice & bit and self.cementing):
+                targets &= ~bit
+            if targets:
+                self._builds(v, targets, found)
+        if self.cement_values & bit:
+            self._cements(v, unkept, found)
+        if self.break_values & bit:
+            self._breaks(v, unkept, found)
+        return found
+
+    def _builds(self, v: int, targets: int, found: list[Effect]) -> None:
+        sums = self.groups()
+        floor = self.floor
+        cementing = self.cementing
+        for target in _HOUSE_VALUES_OF[targets >> 9]:
+            firsts: Sequence[int] = (0,) if target == v else sums[target - v]
+            groups = sums[target]
+            if not cementing or not groups:
+                for first in firsts:
+                    if first:
+                        found.append(("build", first, (), target, target == v, None, "", ""))
+                continue
+            seen: set[int] = set()
+            for first in firsts:
+                rest = floor & ~first
+                inside = [g for g in groups if not g & ~rest]
+                for taken in _packs(inside, True):
+                    used = first | taken
+                    if not used or used in seen:
+                        continue
+                    seen.add(used)
+                    found.append(("build", used, (), target, target == v or bool(taken), None, "", ""))
+
+    def _cements(self, v: int, unkept: int, found: list[Effect]) -> None:
+        groups = None
+        for target in self.houses:
+            if v == target:
+                combos: Sequence[int] = (0,)
+            elif target > v:
+                if groups is None:
+                    groups = self.groups()
+                combos = groups[target - v]
+                if not combos:
+                    continue
+            else:
+                continue
+            if unkept & ~(1 << target):
+                continue
+            owners, kept, kept_if_spent = self._cementing.get(target) or self._cemented_by_seat(target)
+            if not (kept_if_spent if v == target else kept):
+                continue
+            removed = _ONLY[target]
+            for combo in combos:
+                found.append(("cement", combo, removed, target, True, owners, "", ""))
+
+    def _cemented_by_seat(self, target: int) -> tuple[frozenset[int], bool, bool]:
+        owners: frozenset[int] = self.houses[target][2]
+        if self.last_key:
+            kept, kept_if_spent = not self.unkept >> target & 1, not self.unkept_if_spent >> target & 1
+        else:
+            kept, kept_if_spent = self._kept(target, owners)
+        if self.coowner and not owners.intersection(self.side):
+            owners = owners | ALONE[self.seat]
+            seat_kept, seat_kept_if_spent = self._kept(target, ALONE[self.seat])
+            kept, kept_if_spent = kept and seat_kept, kept_if_spent and seat_kept_if_spent
+        found = self._cementing[target] = (owners, kept, kept_if_spent)
+        return found
+
+    def _breaks(self, v: int, unkept: int, found: list[Effect]) -> None:
+        seat = self.seat
+        held = self.held[seat]
+        houses = self.houses
+        for old, house in houses.items():
+            target = old + v
+            owners: frozenset[int] = house[2]
+            if house[1] or target > 13 or not held >> target & 1:
+                continue
+            if seat in owners:
+                if not self.break_own:
+                    continue
+            elif not self.break_partner and owners.intersection(self.side):
+                continue
+            existing = houses.get(target)
+            if existing is not None:
+                merged = existing[2] | ALONE[seat]
+                if (self.cementing and not unkept & ~(1 << old | 1 << target)
+                        and self._kept(target, merged)[0]):
+                    found.append(("break", 0, (old, target), target, True, merged, "", ""))
+                continue
+            if unkept & ~(1 << old):
+                continue
+            groups = self.groups()[target] if self.cementing else None
+            alone = ALONE[seat]
+            removed = _ONLY[old]
+            for taken in _packs(groups, True) if groups else (0,):
+                found.append(("break", taken, removed, target, bool(taken), alone, "", ""))
+
+    def _kept(self, target: int, owners: frozenset[int]) -> tuple[bool, bool]:
+        """The engine's ``Turn._kept``: whether every owner of a house of ``target`` keeps a
+        key once the seat plays a card of another value, and once it spends one of
+        ``target``."""
+        bit = 1 << target
+        seat = self.seat
+        held = self.held
+        kept = kept_if_spent = True
+        if self.player_scope:
+            for owner in owners:
+                if not held[owner] & bit:
+                    return False, False
+                if owner == seat and not self.twice & bit:
+                    kept_if_spent = False
+            return kept, kept_if_spent
+        keepers = self.rules.keepers
+        for owner in owners:
+            got = got_if_spent = False
+            for keeper in keepers[owner]:
+                if held[keeper] & bit:
+                    got = True
+                    if keeper != seat or self.twice & bit:
+                        got_if_spent = True
+                        break
+            kept = kept and got
+            kept_if_spent = kept_if_spent and got_if_spent
+        return kept, kept_if_spent
+
+
+def _packs(groups: Sequence[int], maximal: bool) -> list[int]:
+    """The distinct sets of cards that disjoint ``groups`` make together, as masks
+    (:func:`.floor.pack_groups` without the texts): with ``maximal``, only those that leave
+    no group whole; otherwise every one, taking nothing included."""
+    if len(groups) == 1:
+        return [groups[0]] if maximal else [0, groups[0]]
+    result: dict[int, None] = {}
+    _extend(groups, maximal, 0, 0, result)
+    return list(result)
+
+
+def _extend(groups: Sequence[int], maximal: bool, start: int, used: int, result: dict[int, None]) -> None:
+    if used not in result:
+        if maximal:
+            for group in groups:
+                if not group & used:
+                    break
+            else:
+                result[used] = None
+        else:
+            result[used] = None
+    for k in range(start, len(groups)):
+        group = groups[k]
+        if not group & used:
+            _extend(groups, maximal, k + 1, used | group, result)
+
+
+_HOUSE_BITS = sum(1 << v for v in range(9, 14))
+_HOUSE_VALUES_OF = tuple(tuple(9 + k for k in range(5) if bits >> k & 1) for bits in range(32))
+_ONLY = tuple((v,) for v in range(14))
+_TAKE_HOUSE: tuple[Effect, ...] = tuple(("take", 0, _ONLY[v], 0, False, None, "", "") for v in range(14))
+
+
+def _run(state: CompactState, rng: random.Random, policy: str, epsilon: float, trace: Trace | None,
          whole_match: bool, deal_limit: int | None) -> tuple[int, ...]:
     """The playout: deals, bids, the opening and the play, and the scores, until the deal
     (or the match) ends."""
     rules = state.rules
     options = rules.options
+    greedy = policy == GREEDY
     n = rules.num_players
     sides = rules.sides
     side_of = rules.side_of
-    keepers = rules.keepers
-    seat_sides = tuple(sides[side_of[s]] for s in range(n))
     worth = rules.worth
     rand = rng.random
     no_other = options.throw_rule == "no_other_action"
+    card_first = policy == CARD and not no_other
+    value_bit = _VALUE_BIT
     owners_throw = options.owner_may_throw
     reveal = options.reveal_floor_before_bid
     packet = options.deal_packet
-    value_bit = _VALUE_BIT
+    value_cards = _VALUE_CARDS
     values_of = VALUES
     throws_of = THROWS
+    mover = _Mover(rules)
     phase = state.phase
     hands = list(state.hands)
     floor = state.floor
     floor_dealt = floor if phase == PHASE_BID else 0
-    houses = {v: mask for v, mask, _, _ in state.houses}
-    kinds = {v: (cemented, owners) for v, _, cemented, owners in state.houses}
-    house_objects = _houses(houses, kinds)
+    houses: dict[int, list[Any]] = {v: [mask, cemented, owners] for v, mask, cemented, owners in state.houses}
     later = list(state.later)
     piles = list(state.piles)
     bonus = list(state.bonus)
@@ -412,7 +687,7 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
     same_dealer = state.same_dealer
     totals = list(state.totals)
     under = set(state.under)
-    known: Known | None = None
+    held = [0] * n
     while True:
         if phase == PHASE_DEAL:
             if whole_match and deal_limit is not None and deals >= deal_limit:
@@ -428,41 +703,38 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
             same_dealer = False
             deals += 1
             bidder = turn = (dealer - 1) % n
-            keys = [rand() for _ in range(52)]
-            deck = sorted(range(52), key=keys.__getitem__)
+            keys = [rand() for _ in _CARDS]
+            deck = sorted(_CARDS, key=keys.__getitem__)
             if trace is not None:
                 trace.append(("deal", tuple(deck)))
             order = [(bidder - k) % n for k in range(n)]
             hands = [0] * n
-            for card in deck[:4]:
-                hands[bidder] |= 1 << card
-            floor_dealt = 0
-            for card in deck[4:8]:
-                floor_dealt |= 1 << card
+            bits = [1 << card for card in deck]
+            hands[bidder] = bits[0] | bits[1] | bits[2] | bits[3]
+            floor_dealt = bits[4] | bits[5] | bits[6] | bits[7]
             at = 8
             for seat in order[1:]:
-                for card in deck[at:at + 4]:
-                    hands[seat] |= 1 << card
+                hands[seat] = bits[at] | bits[at + 1] | bits[at + 2] | bits[at + 3]
                 at += 4
             later = []
             for count in rules.rounds:
                 packets = [0] * n
                 for _ in range(count // packet):
                     for seat in order:
-                        for card in deck[at:at + packet]:
-                            packets[seat] |= 1 << card
+                        for bit in bits[at:at + packet]:
+                            packets[seat] |= bit
                         at += packet
                 later.append(tuple(packets))
             floor = floor_dealt if reveal else 0
-            houses, kinds, house_objects = {}, {}, {}
+            houses = {}
             piles = [0] * len(sides)
             bonus = [0] * len(sides)
             last_capturer = -1
             bid = 0
             phase = PHASE_BID
         if phase == PHASE_BID:
-            held = hands[bidder]
-            bids = [v for v in range(9, 14) if held & _VALUE_CARDS[v]]
+            mine = hands[bidder]
+            bids = [v for v in range(9, 14) if mine & value_cards[v]]
             if not bids:  # a void deal: nothing scored, the same dealer deals again
                 same_dealer = True
                 phase = PHASE_DEAL
@@ -479,83 +751,113 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
                 floor = floor_dealt
             phase = PHASE_OPEN
             turn = bidder
-        known = _known(hands, floor)
+        held = [_held(hand) for hand in hands]
         # -- the plays ------------------------------------------------------------------------
         while True:
             opening = phase == PHASE_OPEN
             seat = turn
-            if known is None:
-                known = _known(hands, floor)
-            generator = Turn(options, keepers, seat_sides[seat], known, house_objects, seat)
-            hand = generator.hand
+            hand = hands[seat]
+            legal: Sequence[Move] = ()
+            move: Move | None = None
             if opening:
-                listed = generator.opening_moves(bid)
+                # once a deal, with no house on the floor: the engine's own opening rules
+                known: Known = ([_holding(h) for h in hands], floor, indices(floor))
+                listed = Turn(options, rules.keepers, rules.seat_sides[seat], known, {}, seat).opening_moves(bid)
                 if greedy and rand() >= epsilon:
                     move = max(listed, key=lambda m: _greedy_score(m, floor, houses, worth, _sweep(
                         options, m[0], True, False)))
                 else:
                     move = listed[int(rand() * len(listed))]
-                legal: Sequence[Move] = listed
+                legal = listed
             else:
-                live = generator.live
+                mover.at(seat, held, hand, houses, floor)
                 # the cards that may not be thrown, each judged on its own (-1: none may be)
-                if generator.unkept or (not owners_throw and any(seat in k[1] for k in kinds.values())):
-                    barred = -1
-                else:
-                    barred = generator.unkept_if_spent
-                    if not no_other:
-                        barred |= generator.capture_values
-                actions: list[Move] = []
-                throws: list[int] = []
-                for card in hand:
-                    bit = value_bit[card]
-                    if not barred & bit:
-                        throws.append(card)
-                    if live & bit:
-                        # the engine's own captures, builds, cements and breaks of the value
-                        found = generator._value_moves(values_of[card])
-                        for effects in found:
-                            for effect in effects:
-                                actions.append((card, effect))
-                if no_other and actions:
-                    throws = []
-                elif not actions and not throws:
-                    throws = list(hand)
-                choose = greedy and len(actions) + len(throws) > 1 and rand() >= epsilon
-                if trace is not None or choose:
-                    legal = actions + [throws_of[card] for card in throws]
-                    if choose:
-                        last = not later and sum(h.bit_count() for h in hands) == 1
-                        move = max(legal, key=lambda m: _greedy_score(m, floor, houses, worth, _sweep(
-                            options, m[0], False, last)))
+                keeps = mover.unkept or (not owners_throw and houses and any(seat in h[2] for h in houses.values()))
+                if card_first:
+                    # a card of the hand at random, then one of its moves (SeepMatch.apply_random_card)
+                    chosen = _nth(hand, int(rand() * hand.bit_count()))
+                    bit = value_bit[chosen]
+                    its: list[Move] = []
+                    if mover.live & bit:
+                        its = [(chosen, effect) for effect in mover.effects(values_of[chosen])]
+                    if not keeps and not (mover.unkept_if_spent | mover.capture_values) & bit:
+                        its.append(throws_of[chosen])
+                    if its:
+                        move = its[int(rand() * len(its))]
+                if move is None or trace is not None:
+                    if keeps:
+                        throwable = 0
                     else:
-                        move = legal[int(rand() * len(legal))]
-                else:
-                    pick = int(rand() * (len(actions) + len(throws)))
-                    move = actions[pick] if pick < len(actions) else throws_of[throws[pick - len(actions)]]
-                    legal = ()
+                        barred = (mover.unkept_if_spent | (0 if no_other else mover.capture_values)) & held[seat]
+                        throwable = hand
+                        while barred:
+                            low = barred & -barred
+                            throwable &= ~value_cards[low.bit_length() - 1]
+                            barred ^= low
+                    # each live value's effects, with the cards of the value that make them
+                    live = mover.live & held[seat]
+                    found: list[tuple[list[Effect], int]] = []
+                    count = 0
+                    while live:
+                        low = live & -live
+                        live ^= low
+                        effects = mover.effects(low.bit_length() - 1)
+                        if effects:
+                            cards = hand & value_cards[low.bit_length() - 1]
+                            found.append((effects, cards))
+                            count += len(effects) * cards.bit_count()
+                    if no_other and count:
+                        throwable = 0
+                    elif not count and not throwable:
+                        throwable = hand
+                    total = count + throwable.bit_count()
+                    choose = move is None and greedy and total > 1 and rand() >= epsilon
+                    if trace is not None or choose:
+                        legal = [(card, effect) for effects, cards in found
+                                 for card in indices(cards) for effect in effects]
+                        legal += [throws_of[card] for card in indices(throwable)]
+                        if choose:
+                            last = not later and sum(h.bit_count() for h in hands) == 1
+                            move = max(legal, key=lambda m: _greedy_score(m, floor, houses, worth, _sweep(
+                                options, m[0], False, last)))
+                        elif move is None:
+                            move = legal[int(rand() * total)]
+                    else:
+                        pick = int(rand() * total)
+                        if pick < count:
+                            for effects, cards in found:
+                                size = len(effects) * cards.bit_count()
+                                if pick < size:
+                                    which, pick = divmod(pick, len(effects))
+                                    move = (_nth(cards, which), effects[pick])
+                                    break
+                                pick -= size
+                        else:
+                            move = throws_of[_nth(throwable, pick - count)]
+            assert move is not None  # every branch above chose one
             if trace is not None:
                 trace.append(("play", seat, move, tuple(legal)))
             # -- the move, on the masks (as SeepMatch._play) ---------------------------------------
             card, effect = move
             verb = effect[VERB]
             taken_loose = effect[LOOSE]
-            removed = effect[REMOVED]
-            made = effect[MADE]
-            hands[seat] ^= 1 << card
+            hand ^= 1 << card
+            hands[seat] = hand
+            if not hand & value_cards[values_of[card]]:
+                held[seat] &= ~(1 << values_of[card])
             if taken_loose:
                 floor &= ~taken_loose
             taken_houses = 0
+            removed = effect[REMOVED]
+            made = effect[MADE]
             if removed or made:
                 for v in removed:
                     if v in houses:
-                        taken_houses |= houses.pop(v)
-                        del kinds[v]
+                        taken_houses |= houses.pop(v)[0]
                 if made:
-                    houses[made] = 1 << card | taken_loose | taken_houses
-                    kinds[made] = (effect[CEMENTED], effect[OWNERS] or ALONE[seat])
-                house_objects = _houses(houses, kinds)
-            emptied = not any(hands)
+                    houses[made] = [1 << card | taken_loose | taken_houses, effect[CEMENTED],
+                                    effect[OWNERS] or ALONE[seat]]
+            emptied = not hand and not any(hands)
             if verb == "take":
                 side = side_of[seat]
                 piles[side] |= 1 << card | taken_loose | taken_houses
@@ -569,19 +871,18 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
                 if opening or later:
                     for s, cards in enumerate(later.pop(0)):
                         hands[s] |= cards
+                    held = [_held(h) for h in hands]
                     phase = PHASE_PLAY
-                    known = None
                     continue
                 break
-            known = known_after(generator.known, seat, card, taken_loose, verb == "throw")
         # -- the deal's end (as SeepMatch._end_deal) ------------------------------------------------
         leftover = floor
-        for mask in houses.values():
-            leftover |= mask
+        for house in houses.values():
+            leftover |= house[0]
         if leftover and last_capturer >= 0:
             piles[side_of[last_capturer]] |= leftover
         floor = 0
-        houses, kinds, house_objects = {}, {}, {}
+        houses = {}
         side_points, fell = _points(rules, piles, bonus)
         for i, p in enumerate(side_points):
             totals[i] += p
@@ -594,6 +895,37 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
         if result is not None:
             return _seat_totals(rules, totals)
         phase = PHASE_DEAL
+
+
+_CARDS = range(52)
+
+
+def _nth(mask: int, j: int) -> int:
+    """The ``j``-th card (from 0, in index order) of ``mask``."""
+    for _ in range(j):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _held(hand: int) -> int:
+    """The capture values of a hand's cards, as bits."""
+    found = 0
+    for v in range(1, 14):
+        if hand & _VALUE_CARDS[v]:
+            found |= 1 << v
+    return found
+
+
+def _twice(hand: int, held: int) -> int:
+    """The values of ``held`` (bits) that ``hand`` holds two cards of or more."""
+    found = 0
+    while held:
+        low = held & -held
+        held ^= low
+        cards = hand & _VALUE_CARDS[low.bit_length() - 1]
+        if cards & cards - 1:
+            found |= low
+    return found
 
 
 _VALUE_CARDS = tuple(sum(1 << i for i, v in enumerate(VALUES) if v == value) for value in range(14))

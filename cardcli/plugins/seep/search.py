@@ -1,6 +1,6 @@
 """Seep's hooks for the search player: its seat view (:mod:`.search_view`), uniformly random
-playouts, played whole deals at a time by the compact loop of :mod:`.playout`, and a smaller
-default budget.
+playouts (or a card first, ``playout=card``), played whole deals at a time by the compact loop
+of :mod:`.playout`, and a smaller default budget.
 
 The playouts stay uniformly random: a playout that always made the biggest capture scored
 worse, and so did one that drew a card first and then one of its moves (``playout=card``:
@@ -16,7 +16,7 @@ import random
 from ...games.base import MatchState
 from ...players.search.hooks import SearchHooks
 from ...players.search.playouts import Finish
-from .playout import RANDOM, UnsupportedRules, compact, moves_left, play_deal
+from .playout import CARD, RANDOM, UnsupportedRules, compact, moves_left, play_deal
 from .rules import SeepMatch
 from .search_view import SeepView
 
@@ -27,13 +27,12 @@ def card_policy(state: MatchState, rng: random.Random) -> None:
     state.apply_random_card(rng)  # type: ignore[attr-defined]
 
 
-def whole_playout(playout: str) -> Finish | None:
-    """The compact loop of :mod:`.playout` playing uniformly random moves, which is what
-    :func:`~cardcli.players.search.hooks.policy_for` gives Seep for ``rule`` (Seep has no rule
-    of thumb of its own) and ``random``; None for ``card``, which the loop does not play (a
-    card drawn first, then one of its moves), so those playouts go move by move."""
-    if playout == "card":
-        return None
+def whole_playout(playout: str) -> Finish:
+    """The compact loop of :mod:`.playout` playing what
+    :func:`~cardcli.players.search.hooks.policy_for` gives Seep: uniformly random moves for
+    ``rule`` (Seep has no rule of thumb of its own) and ``random``; for ``card``, a card at
+    random and then one of its moves, as :func:`card_policy` plays."""
+    policy = CARD if playout == "card" else RANDOM
 
     def finish(state: MatchState, rng: random.Random) -> tuple[tuple[int, ...], int] | None:
         if not isinstance(state, SeepMatch):
@@ -42,7 +41,7 @@ def whole_playout(playout: str) -> Finish | None:
             start = compact(state)
         except UnsupportedRules:
             return None
-        return play_deal(start, rng, RANDOM), moves_left(start)
+        return play_deal(start, rng, policy), moves_left(start)
 
     return finish
 
