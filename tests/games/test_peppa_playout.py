@@ -52,7 +52,7 @@ def drawn_options(rng: random.Random) -> tuple[str, dict[str, str]]:
         "end_inclusive": rng.choice(("true", "false")),
         "boundary_tie": rng.choice(("play_on", "shared_loss", "shared_win")),
     }
-    for name, choices in (("pass_cycle", PASS_CYCLES), ("card_values", ("torino", "standard")),
+    for name, choices in (("pass_cycle", PASS_CYCLES), ("card_values", ("torino", "standard", "international")),
                           ("cappotto", ("all_penalty_cards", "all_tricks"))):
         if rng.random() < 0.5:
             given[name] = rng.choice(choices)

@@ -190,3 +190,26 @@ def test_torino_with_cappotto_all_tricks():
     t = play_deal(m, ALL_SUITS)  # dealer 2, leader 1: seat 1 wins all 13 tricks
     assert deal_points(t.events) == (36, 0, 36, 36)
     assert of_kind(t.events, "cappotto") == [("1",)]
+
+
+# -- the international table (outside the seeds) ---------------------------------------------
+
+
+def test_the_international_table_counts_each_heart_one_and_the_queen_thirteen():
+    table = {c.text: v for c, v in CARD_VALUES["international"].items() if v}
+    assert table == {"QS": 13, **{f"{r}H": 1 for r in "23456789TJQKA"}}
+    m = new_match(card_values="international")
+    t = play_deal(m, BASE, "right")
+    # seat 0: QS 13 + 9H 8H 7H 5H = 17; seat 1: AH KH 2H 3H = 4; seat 2: 6H = 1;
+    # seat 3: QH JH TH 4H = 4.  Total 26.
+    assert deal_points(t.events) == (17, 4, 1, 4)
+
+
+def test_shooting_the_moon_under_the_international_table_gives_the_others_26():
+    m = new_match(card_values="international")
+    t = play_deal(m, ALL_SUITS, "right")
+    assert deal_points(t.events) == (0, 26, 26, 26)
+    assert of_kind(t.events, "cappotto") == [("0",)]
+    m = new_match(card_values="international")
+    t = play_deal(m, SWEEP_NO_QUEEN, "right")  # every heart without the queen: no moon
+    assert deal_points(t.events) == (13, 13, 0, 0)

@@ -96,7 +96,7 @@ class UnsupportedRules(CardcliError):
 
 def _check_peppa_tables() -> None:
     """The greedy discard reads "most points, then strongest" as "Q♠, else the highest heart,
-    else the highest card": true of both tables (Q♠ worth most, hearts' points never falling
+    else the highest card": true of every table (Q♠ worth most, hearts' points never falling
     with rank, nothing else scoring). Checked once, so a new table cannot silently break it."""
     for name, points in _POINTS.items():
         queen = _QUEEN_POINTS[name]
@@ -116,7 +116,7 @@ class CompactRules:
 
     clockwise: bool
     table: str
-    """The penalty table's name (``torino``, ``standard``)."""
+    """The penalty table's name (``torino``, ``standard``, ``international``)."""
     deal_total: int
     cappotto_all_tricks: bool
     two_of_clubs_leads: bool

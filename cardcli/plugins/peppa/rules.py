@@ -54,8 +54,12 @@ def _values(queen: int, hearts: dict[int, int], other_heart: int) -> dict[Card, 
 CARD_VALUES: dict[str, dict[Card, int]] = {
     "torino": _values(13, _TORINO_HEARTS, 1),
     "standard": _values(60, _STANDARD_HEARTS, 5),
+    "international": _values(13, {}, 1),
 }
-"""Penalty points per card under each table: 36 per deal (Torino), 265 (Standard)."""
+"""Penalty points per card under each table: 36 per deal (Torino), 265 (Standard), and 26 for
+the Hearts that other programs and the literature play (every heart 1, Q♠ 13), which is in
+neither seed: with it an outside Hearts program can be told the values it already plays, and
+the house player measured against it on its own rules."""
 
 PASS_OFFSETS = {"left": 1, "right": -1, "across": 2, "hold": 0}
 SEATS_CHOICES = ("random", "0", "1", "2", "3")
@@ -85,8 +89,9 @@ class PeppaOptions:
     )
     card_values: str = opt.option(
         "torino",
-        "penalty table: torino (Q♠ 13, A♥ 5 ... 36 a deal) or standard (Q♠ 60, A♥ 50 ... 265 a deal)",
-        choices=("torino", "standard"),
+        "penalty table: torino (Q♠ 13, A♥ 5 ... 36 a deal), standard (Q♠ 60, A♥ 50 ... 265 a deal) "
+        "or international (Q♠ 13, each heart 1: 26 a deal, as most Hearts programs play; in no seed)",
+        choices=("torino", "standard", "international"),
     )
     cappotto: str = opt.option(
         "all_penalty_cards",
