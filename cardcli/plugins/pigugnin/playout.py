@@ -143,6 +143,10 @@ class CompactRules:
     lose_at: int
     sole_loser_at: int
     annul_boundary_tie: bool
+    next_seat: tuple[int, ...]
+    """The seat that plays after each seat."""
+    prev_seat: tuple[int, ...]
+    """The seat that plays before each seat."""
 
     @classmethod
     def of(cls, options: PigugninOptions, num_players: int) -> "CompactRules":
@@ -176,6 +180,8 @@ class CompactRules:
             lose_at=int(options.lose_at),
             sole_loser_at=int(options.sole_loser_at),
             annul_boundary_tie=options.boundary_tie == "annul",
+            next_seat=tuple(step(s, num_players, options.direction == "cw") for s in range(num_players)),
+            prev_seat=tuple(step(s, num_players, options.direction != "cw") for s in range(num_players)),
         )
 
 
@@ -209,11 +215,26 @@ class CompactState:
     """Seats out (at ``lose_at`` or more), in the order they went out."""
 
 
+_LAST_RULES: list[tuple[PigugninOptions, int, CompactRules]] = []
+"""The options last made compact, their seat count and their rules: a search makes a state
+compact on every iteration, and its worlds share one options object (a match's clone keeps
+it), so one identity check finds the rules again; anything else goes through the cache."""
+
+
 @functools.lru_cache(maxsize=64)
-def _rules_of(options: PigugninOptions, num_players: int) -> CompactRules:
-    """:meth:`CompactRules.of`, once per set of options: a search makes a state compact on
-    every iteration."""
+def _cached_rules(options: PigugninOptions, num_players: int) -> CompactRules:
     return CompactRules.of(options, num_players)
+
+
+def _rules_of(options: PigugninOptions, num_players: int) -> CompactRules:
+    """:meth:`CompactRules.of`, once per set of options."""
+    if _LAST_RULES:
+        last, players, rules = _LAST_RULES[0]
+        if last is options and players == num_players:
+            return rules
+    rules = _cached_rules(options, num_players)
+    _LAST_RULES[:] = [(options, num_players, rules)]
+    return rules
 
 
 def _build_block_table() -> tuple[tuple[int, ...], ...]:
@@ -257,25 +278,33 @@ def compact(match: PigugninMatch) -> CompactState:
     trick play, or over."""
     n = match.num_players
     rules = _rules_of(match.options, n)
-    if len(match.hand_masks) != n:
+    hands = match.hand_masks
+    if len(hands) != n:
         raise UnsupportedRules("the match's hands do not fit its seat count")  # pragma: no cover
-    empty = (0,) * n
-    base = CompactState(
-        rules=rules, phase=PHASE_DEAL, hands=empty, taken=empty, tricks_won=empty, trick=(), turn=0, number=0,
-        dealer=match.dealer, deals=match.deal_number, totals=tuple(match.totals), out=tuple(match.out),
-    )
-    if match.phase is PLAY:
+    totals, out = tuple(match.totals), tuple(match.out)
+    phase = match.phase
+    if phase is PLAY:
         tricks = match.tricks
-        return attrs.evolve(
-            base, phase=PHASE_PLAY, hands=tuple(compact_mask(h) for h in match.hand_masks),
-            taken=tuple(compact_mask(t) for t in tricks.taken), tricks_won=tuple(tricks.tricks_won),
-            trick=tuple(_COMPACT_OF[card] for _, card in tricks.trick), turn=tricks.turn, number=tricks.number,
+        c, d, h, s = _FROM_ENGINE
+        return CompactState(
+            rules=rules, phase=PHASE_PLAY,
+            hands=tuple([c[m & 0x1FFF] | d[m >> 13 & 0x1FFF] | h[m >> 26 & 0x1FFF] | s[m >> 39 & 0x1FFF]
+                         for m in hands]),
+            taken=tuple([c[m & 0x1FFF] | d[m >> 13 & 0x1FFF] | h[m >> 26 & 0x1FFF] | s[m >> 39 & 0x1FFF]
+                         for m in tricks.taken]),
+            tricks_won=tuple(tricks.tricks_won), trick=tuple([_COMPACT_OF[card] for _, card in tricks.trick]),
+            turn=tricks.turn, number=tricks.number, dealer=match.dealer, deals=match.deal_number, totals=totals,
+            out=out,
         )
-    if match.phase is DEAL:
-        return attrs.evolve(base, dealer=match.next_dealer) if match.deal_number else base
-    if match.phase is OVER:
-        return attrs.evolve(base, phase=PHASE_OVER)
-    raise UnsupportedRules(f"no compact state for phase {match.phase}")  # pragma: no cover
+    empty = (0,) * n
+    if phase is DEAL or phase is OVER:
+        return CompactState(
+            rules=rules, phase=PHASE_DEAL if phase is DEAL else PHASE_OVER, hands=empty, taken=empty,
+            tricks_won=empty, trick=(), turn=0, number=0,
+            dealer=match.next_dealer if phase is DEAL and match.deal_number else match.dealer,
+            deals=match.deal_number, totals=totals, out=out,
+        )
+    raise UnsupportedRules(f"no compact state for phase {phase}")  # pragma: no cover
 
 
 Trace = list[tuple[Any, ...]]
@@ -433,8 +462,7 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
     rules = state.rules
     n = rules.num_players
     size = CARDS // n
-    nxt = tuple(step(s, n, rules.clockwise) for s in range(n))
-    prv = tuple(step(s, n, not rules.clockwise) for s in range(n))
+    nxt, prv = rules.next_seat, rules.prev_seat
     digits = _SLOT_DIGITS[n]
     rand = rng.random
     ranks_of, nth = _RANKS, _nth
