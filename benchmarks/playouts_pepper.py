@@ -25,7 +25,8 @@ included. A move is a bid, a trump or a card.
 
 With ``--search`` it measures instead what the search player gains: processor time per
 decision, on the same positions, with the playouts finished by the compact loop and move by
-move (``--seconds`` is then unused).
+move, and then per decision of an ``ismcts`` seat playing a deal against heuristic seats
+(``--seconds`` is then unused).
 """
 
 from __future__ import annotations
@@ -130,6 +131,45 @@ def search_decisions(rounds: int, counts: list[int]) -> None:
               f"lowest {min(ratios):.2f}, highest {max(ratios):.2f}")
 
 
+def seat_decisions(rounds: int, counts: list[int]) -> None:
+    """Whole decisions of the default ``ismcts`` seat in one-deal matches against ``heuristic``
+    seats (the seat view draws the worlds; the seat's bids are the heuristic's, as by
+    default), with the game's search hooks as they are and with ``whole_playout`` taken out
+    of them, two seeds per round each way: processor time per decision the seat was asked for
+    (its bids and forced plays included)."""
+    import attrs
+
+    import cardcli.plugins.pepper.search as pepper_search
+    from cardcli.referee import Settings, play_match
+    from cardcli.seating import builtin
+
+    hooks = pepper_search.SEARCH
+    ways = {"whole playout": hooks, "move by move": attrs.evolve(hooks, whole_playout=None)}
+    print(f"An ismcts seat against heuristic seats, one deal, {rounds} rounds of 2 seeds each way")
+    try:
+        for n in counts:
+            per_decision: dict[str, list[float]] = {name: [] for name in ways}
+            for number in range(rounds):
+                for name, chosen in ways.items():
+                    pepper_search.SEARCH = chosen  # what the seat's player loads (GameSpec.search)
+                    start = time.process_time()
+                    decisions = 0
+                    for seed in (2 * number, 2 * number + 1):
+                        setup = registry.resolve("pepper", None, {}, n, seed)
+                        seats = [builtin("ismcts", "i", seed),
+                                 *(builtin("heuristic", f"h{k}", seed) for k in range(n - 1))]
+                        play_match(setup, seats, Settings(max_deals=1))
+                        decisions += seats[0].player.decisions  # type: ignore[attr-defined]
+                    per_decision[name].append((time.process_time() - start) / max(decisions, 1) * 1000)
+            for name in ways:
+                print(f"{n} players {name:<16} {statistics.median(per_decision[name]):>8.1f} ms a decision")
+            ratios = [a / b for a, b in zip(per_decision["move by move"], per_decision["whole playout"])]
+            print(f"{n} players move by move / whole playout: median {statistics.median(ratios):.2f}, "
+                  f"lowest {min(ratios):.2f}, highest {max(ratios):.2f}")
+    finally:
+        pepper_search.SEARCH = hooks
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="processor seconds per contender and round")
@@ -141,6 +181,7 @@ def main() -> None:
     counts = [int(p) for p in args.players.split(",")]
     if args.search:
         search_decisions(args.rounds, counts)
+        seat_decisions(args.rounds, counts)
         return
     contenders: dict[str, Contender] = {}
     for n in counts:
