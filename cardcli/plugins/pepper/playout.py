@@ -321,6 +321,8 @@ def compact(match: PepperMatch) -> CompactState:
         rules = known[1]
     else:
         rules = _rules_of(match.options, n, match.levels)
+        if len(_RULES_BY_ID) >= 64:  # a long-lived process meets many matches' options
+            _RULES_BY_ID.clear()
         _RULES_BY_ID[(id(match.options), n)] = (match.options, rules)
     phase = match.phase
     totals = tuple(match.side_totals)
