@@ -141,6 +141,10 @@ def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
         from .players.heuristic import HeuristicPlayer
 
         return PlayerSeat(label, HeuristicPlayer())
+    if builtin_name(name) == "house":
+        from .players.levels import level_of
+
+        return PlayerSeat(label, level_of(name).make(seed))
     if builtin_name(name) == "ismcts":
         from .players.search.player import IsmctsPlayer, Settings
 

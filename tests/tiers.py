@@ -63,6 +63,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_human": "process",
     "test_interrupted": "process fast",
     "test_ismcts": "process",
+    "test_house_levels": "process",
     "test_layers": "process fast",
     "test_static": "process",
     "test_tournament_config": "unit fast",

@@ -34,7 +34,7 @@ from ..seats.builtin import builtin_name
 from .aec import CardGameEnv
 from .wrapping import ILLEGAL_REWARD
 
-OPPONENTS = ("random", "heuristic", "ismcts")
+OPPONENTS = ("random", "heuristic", "ismcts", "house")
 MOVE_MILLIS = 10_000
 """The time a built-in player is told it has (a search with an iteration budget ignores it)."""
 

@@ -92,9 +92,13 @@ def match_input(text: str, moves: Sequence[str]) -> str | None:
 
 def short_name(name: str) -> str:
     """A seat's name as the table shows it: a built-in player by its base name, without its
-    parameters (``ismcts:iterations=100`` and ``builtin:random`` are ``ismcts`` and ``random``);
-    any other name (a bot's own) as it is."""
-    base = builtin_name(name.removeprefix("builtin:"))
+    parameters (``ismcts:iterations=100`` and ``builtin:random`` are ``ismcts`` and ``random``),
+    except a house player, whose level is what it is (``house:3``); any other name (a bot's
+    own) as it is."""
+    plain = name.removeprefix("builtin:")
+    base = builtin_name(plain)
+    if base == "house":
+        return plain
     return base if base is not None else name
 
 

@@ -79,11 +79,11 @@ def scripted_seat(label: str, moves: Iterable[str]) -> InProcessSeat:
     return InProcessSeat(label, choose, kind="scripted")
 
 
-BUILTIN_NAMES = ("random", "first", "heuristic", "ismcts", "human")
-"""Names that ``--seat`` resolves to a built-in player."""
+BUILTIN_NAMES = ("random", "first", "heuristic", "ismcts", "human", "house")
+"""Names that ``--seat`` resolves to a built-in player (``house`` needs its level)."""
 
-WITH_PARAMETERS = ("ismcts",)
-"""Built-in players that take parameters after a colon: ``ismcts:iterations=800``."""
+WITH_PARAMETERS = ("ismcts", "house")
+"""Built-in players that take parameters after a colon: ``ismcts:iterations=800``, ``house:3``."""
 
 
 def builtin_name(text: str) -> str | None:

@@ -50,6 +50,10 @@ class Settings:
     bids: float = 1.0
     """Below 1, Pepper's worlds are weighed by how well they fit the bids, keeping this
     much of a world's chance per trick a bid is off (:mod:`.pepper_bids`)."""
+    ceiling: bool = True
+    """Whether a seat that names no budget stops a decision at :data:`CEILING_MS` of processor
+    time; without it the default iterations are always searched, whatever the machine's speed
+    (the house player's top level, which must be deterministic)."""
 
     @classmethod
     def parse(cls, text: str) -> "Settings":
@@ -171,7 +175,8 @@ class IsmctsPlayer:
         if budget.iterations is None and budget.millis is None:
             named = budget.moves is not None or budget.cpu_millis is not None
             budget = attrs.evolve(budget, iterations=self.hooks.iterations or DEFAULT_ITERATIONS,
-                                  cpu_millis=budget.cpu_millis if named else CEILING_MS)
+                                  cpu_millis=budget.cpu_millis if named or not self.settings.ceiling
+                                  else CEILING_MS)
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
             policy = policy_for(self.hooks, view.n, self.settings.playout)

@@ -1,0 +1,94 @@
+"""The house players at named levels, ``house:1`` to ``house:5``: one scale of strength from
+random play to the full search, so that an arena can gate a league ("beat ``house:3`` to
+enter") and an author can say where a bot stands with a number rather than a recipe.
+
+The levels are built from the players cardcli already has, each one step above the last:
+
+1. uniformly random legal moves;
+2. the heuristic, with half of its moves replaced by random ones;
+3. the heuristic;
+4. the search (``ismcts``) at a small budget, 50 iterations;
+5. the search at its full iteration budget (400; Seep 200) with no time ceiling.
+
+Every level is deterministic given the match's seed: the random moves come from a generator
+seeded by the seat, the search from its iteration count and the header's ``rng`` line, never
+from the clock. That is why level 5 drops the default ``ismcts`` seat's processor-time
+ceiling (which only a slow or busy machine reaches): the same match gives the same moves on any
+machine, as a chess engine's node limit does. Where each level stands against its neighbours,
+on duplicate deals, is measured by ``benchmarks/strength.py`` (docs/players.md).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable, Sequence
+
+import attrs
+
+from ..errors import UsageError
+from ..seats.base import Request
+from .heuristic import HeuristicPlayer
+from .search.player import IsmctsPlayer, Settings
+
+PREFIX = "house:"
+
+
+class NoisyHeuristic:
+    """The heuristic, except that each decision is, with probability ``noise``, a uniformly
+    random legal move. It follows every line, so its own moves stay those of a player that
+    knows the match; only its answers are diluted."""
+
+    def __init__(self, noise: float, seed: str | int) -> None:
+        self.noise = noise
+        self.rng = random.Random(f"cardcli/house/{seed}")
+        self.heuristic = HeuristicPlayer()
+
+    def notify(self, lines: Sequence[str]) -> None:
+        self.heuristic.notify(lines)
+
+    def choose(self, request: Request) -> str:
+        if self.rng.random() < self.noise:
+            return self.rng.choice(request.moves)
+        return self.heuristic.choose(request)
+
+
+class RandomPlayer:
+    """Uniformly random legal moves from a seeded generator (the ``random`` seat, as a player)."""
+
+    def __init__(self, seed: str | int) -> None:
+        self.rng = random.Random(f"cardcli/house/{seed}")
+
+    def notify(self, lines: Sequence[str]) -> None:
+        pass
+
+    def choose(self, request: Request) -> str:
+        return self.rng.choice(request.moves)
+
+
+Maker = Callable[[str | int], "RandomPlayer | NoisyHeuristic | HeuristicPlayer | IsmctsPlayer"]
+
+
+@attrs.frozen
+class Level:
+    number: int
+    summary: str
+    make: Maker
+
+
+LEVELS = (
+    Level(1, "uniformly random legal moves", RandomPlayer),
+    Level(2, "the heuristic, half of its moves random", lambda seed: NoisyHeuristic(0.5, seed)),
+    Level(3, "the heuristic", lambda seed: HeuristicPlayer()),
+    Level(4, "the search at 50 iterations", lambda seed: IsmctsPlayer(Settings.parse("iterations=50"))),
+    Level(5, "the search at its full iterations, no time ceiling",
+          lambda seed: IsmctsPlayer(attrs.evolve(Settings(), ceiling=False))),
+)
+"""The levels, weakest first; ``LEVELS[n - 1]`` is ``house:n``."""
+
+
+def level_of(spec: str) -> Level:
+    """The level a ``house:N`` seat spec names; a usage error for anything else."""
+    raw = spec[len(PREFIX):] if spec.startswith(PREFIX) else ""
+    if not raw.isdigit() or not 1 <= int(raw) <= len(LEVELS):
+        raise UsageError(f"house: the level must be 1 to {len(LEVELS)}, as in house:3; not {spec!r}")
+    return LEVELS[int(raw) - 1]
