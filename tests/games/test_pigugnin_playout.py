@@ -13,7 +13,7 @@ busche for :func:`play_deal`, the final totals and the end of the match for
 
 Size: 1,200 cases of :func:`play_deal` (about 1,150 deals: some cases land on a finished
 match) and 400 of :func:`play_match` with low limits (about 1,900 deals), so about 3,000 deals
-in all, plus 160 rigged deals that make a cappotto happen, and a short search through the
+in all, plus 160 rigged deals that make a cappotto happen, and two short searches through the
 loop; a few seconds on one core, most of it the engine's own moves (the cases are split in
 blocks so that ``-n 2`` shares them out).
 """
