@@ -111,12 +111,16 @@ def replay(match: SeepMatch, trace: playout.Trace) -> None:
             assert decision.seat == seat and decision.moves == tuple(map(str, bids))
             match.apply(seat, str(bid))
         else:
-            _, seat, move, legal = step
+            _, seat, move, legal, drawn = step
             assert match.current_player() == seat
             engine = match._listed()
             mine = sorted(map(effect_of, legal), key=repr)
             theirs = sorted(map(effect_of, engine), key=repr)
             assert mine == theirs, (seat, effect_of(move))
+            if drawn:  # the card policy's moves of the card drawn: the engine's apply_random_card's
+                card = drawn[0][0]
+                assert sorted(map(effect_of, drawn), key=repr) == sorted(
+                    map(effect_of, match._turn().card_moves(card)), key=repr)
             (played,) = [m for m in engine if effect_of(m) == effect_of(move)]
             match.apply(seat, token(played))
 
@@ -208,7 +212,7 @@ def test_the_greedy_playout_takes_points_when_it_can():
         for step in trace:
             if step[0] != "play":
                 continue
-            _, _, move, legal = step
+            _, _, move, legal, _ = step
             takes = [m for m in legal if m[1][VERB] == "take" and not m[1][REMOVED]]
             best = max((worth[card] + sum(worth[i] for i in range(52) if effect[LOOSE] >> i & 1)
                         for card, effect in takes), default=0)

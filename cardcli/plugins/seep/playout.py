@@ -256,8 +256,10 @@ def compact(match: SeepMatch) -> CompactState:
 
 Trace = list[tuple[Any, ...]]
 """What a playout did, when asked (for the consistency tests): ``("deal", deck)`` with the 52
-card indices in dealing order, ``("bid", seat, value, bids)``, ``("play", seat, move, legal)``
-with the move (a :data:`~.effects.Move`) and every move the loop held legal."""
+card indices in dealing order, ``("bid", seat, value, bids)``, ``("play", seat, move, legal,
+drawn)`` with the move (a :data:`~.effects.Move`), every move the loop held legal, and under
+the ``card`` policy the moves it found for the card drawn (empty otherwise, and when the card
+allows nothing)."""
 
 
 def moves_left(state: CompactState) -> int:
@@ -461,6 +463,60 @@ class _Mover:
         self.break_values = raise_
         self.live = values | house_bits | build | cement | raise_
 
+    def card_at(self, seat: int, held: list[int], hand: int, houses: dict[int, list[Any]], floor: int,
+                v: int) -> bool:
+        """Read the position for the moves of one card of value ``v`` alone (the ``card``
+        policy): :meth:`at` with each kind's bits found for ``v`` only, which a few shifts
+        tell, and whether a card of ``v`` may do more than be thrown."""
+        self.seat = seat
+        self.side = self.rules.seat_sides[seat]
+        self.held = held
+        held_values = held[seat]
+        twice = self.twice = _twice(hand, held_values & _HOUSE_BITS) if held_values & _HOUSE_BITS else 0
+        self.houses = houses
+        self.floor = floor
+        cards = self.floor_cards = indices(floor)
+        self.groups_of = None
+        values = 1
+        for i in cards:
+            values = (values | values << VALUES[i]) & 0x3FFF
+        values &= ~1
+        bit = 1 << v
+        self.unkept = self.unkept_if_spent = 0
+        house_bits = cement = raise_ = 0
+        if houses:
+            self._cementing = {}
+            if self.last_key:
+                for target, house in houses.items():
+                    kept, kept_if_spent = self._kept(target, house[2])
+                    if not kept:
+                        self.unkept |= 1 << target
+                    if not kept_if_spent:
+                        self.unkept_if_spent |= 1 << target
+            cementing = self.cementing
+            for target, house in houses.items():
+                house_bits |= 1 << target
+                if cementing and (target == v or target > v and values >> target - v & 1):
+                    cement = bit
+                if not house[1] and held_values >> target + v & 1:
+                    raise_ = bit
+        targets = held_values & ~house_bits & _HOUSE_BITS
+        if houses and self.max_houses and len(houses) >= self.max_houses:
+            targets = 0
+        self.targets = targets
+        build = 0
+        if targets:
+            for target in _HOUSE_VALUES_OF[targets >> 9]:
+                if target > v and values >> target - v & 1:
+                    build = bit
+                    break
+            build |= targets & values & twice & bit
+        self.capture_values = values | house_bits
+        self.build_values = build
+        self.cement_values = cement
+        self.break_values = raise_
+        return bool((values | house_bits | build | cement | raise_) & bit)
+
     def groups(self) -> Sequence[Sequence[int]]:
         found = self.groups_of
         if found is None:
@@ -662,7 +718,6 @@ def _run(state: CompactState, rng: random.Random, policy: str, epsilon: float, t
     rand = rng.random
     no_other = options.throw_rule == "no_other_action"
     card_first = policy == CARD and not no_other
-    value_bit = _VALUE_BIT
     owners_throw = options.owner_may_throw
     reveal = options.reveal_floor_before_bid
     packet = options.deal_packet
@@ -759,6 +814,7 @@ def _run(state: CompactState, rng: random.Random, policy: str, epsilon: float, t
             hand = hands[seat]
             legal: Sequence[Move] = ()
             move: Move | None = None
+            its: list[Move] = []
             if opening:
                 # once a deal, with no house on the floor: the engine's own opening rules
                 known: Known = ([_holding(h) for h in hands], floor, indices(floor))
@@ -770,22 +826,23 @@ def _run(state: CompactState, rng: random.Random, policy: str, epsilon: float, t
                     move = listed[int(rand() * len(listed))]
                 legal = listed
             else:
-                mover.at(seat, held, hand, houses, floor)
-                # the cards that may not be thrown, each judged on its own (-1: none may be)
-                keeps = mover.unkept or (not owners_throw and houses and any(seat in h[2] for h in houses.values()))
                 if card_first:
                     # a card of the hand at random, then one of its moves (SeepMatch.apply_random_card)
                     chosen = _nth(hand, int(rand() * hand.bit_count()))
-                    bit = value_bit[chosen]
-                    its: list[Move] = []
-                    if mover.live & bit:
-                        its = [(chosen, effect) for effect in mover.effects(values_of[chosen])]
-                    if not keeps and not (mover.unkept_if_spent | mover.capture_values) & bit:
+                    v = values_of[chosen]
+                    live_v = mover.card_at(seat, held, hand, houses, floor, v)
+                    if live_v:
+                        its = [(chosen, effect) for effect in mover.effects(v)]
+                    if not (mover.unkept or (not owners_throw and houses
+                                             and any(seat in h[2] for h in houses.values()))
+                            or (mover.unkept_if_spent | mover.capture_values) >> v & 1):
                         its.append(throws_of[chosen])
                     if its:
                         move = its[int(rand() * len(its))]
                 if move is None or trace is not None:
-                    if keeps:
+                    mover.at(seat, held, hand, houses, floor)
+                    # the cards that may not be thrown, each judged on its own (-1: none may be)
+                    if mover.unkept or (not owners_throw and houses and any(seat in h[2] for h in houses.values())):
                         throwable = 0
                     else:
                         barred = (mover.unkept_if_spent | (0 if no_other else mover.capture_values)) & held[seat]
@@ -836,7 +893,7 @@ def _run(state: CompactState, rng: random.Random, policy: str, epsilon: float, t
                             move = throws_of[_nth(throwable, pick - count)]
             assert move is not None  # every branch above chose one
             if trace is not None:
-                trace.append(("play", seat, move, tuple(legal)))
+                trace.append(("play", seat, move, tuple(legal), tuple(its)))
             # -- the move, on the masks (as SeepMatch._play) ---------------------------------------
             card, effect = move
             verb = effect[VERB]
