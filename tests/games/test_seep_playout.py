@@ -12,10 +12,12 @@ play its legal moves (each with its whole effect) must be the loop's; and the sc
 agree: the deal's points for :func:`play_deal`, the final totals and the end of the baazi for
 :func:`play_match`.
 
-Size: 600 cases of :func:`play_deal` and 150 of :func:`play_match` with low targets (a few
-deals each), about 1,100 deals in all across 3 variants and 3 player counts, and a short
-search through the loop; a few seconds on one core, most of it the engine's own moves (the
-cases are split in blocks so that ``-n 2`` shares them out).
+Size: 1,000 cases of :func:`play_deal` (a deal each, about 31,000 plays) and 150 of
+:func:`play_match` with low targets (about 700 deals, 26,000 plays), so about 1,700 deals and
+57,000 plays whose legal moves are compared, across 3 variants and 3 player counts, with a
+third of the cases played by each policy; and a short search through the loop. About 6
+seconds on one core, most of it the engine's own moves (the cases are split in blocks so that
+``-n 2`` shares them out).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from cardcli.plugins.seep import playout
 from cardcli.plugins.seep.effects import CEMENTED, LOOSE, MADE, OWNERS, REMOVED, VERB, Move, token
 from cardcli.plugins.seep.rules import SeepMatch, SeepOptions
 
-DEAL_CASES = 600
+DEAL_CASES = 1000
 MATCH_CASES = 150
 OPENINGS = ("build_bid_value,capture_with_bid_card,throw_bid_card", "capture_with_bid_card",
             "build_bid_value,throw_bid_card", "throw_bid_card", "build_bid_value")
@@ -131,6 +133,7 @@ def policy_of(seed: int) -> str:
 
 @pytest.mark.parametrize("block", range(4))
 def test_a_deal_played_by_the_loop_scores_as_the_engine_scores_it(block):
+    plays = 0
     for seed in range(block * DEAL_CASES // 4, (block + 1) * DEAL_CASES // 4):
         rng = random.Random(seed)
         variant, players, given = drawn_options(rng)
@@ -150,6 +153,8 @@ def test_a_deal_played_by_the_loop_scores_as_the_engine_scores_it(block):
         assert points == match.deal_scores[-1].points, (seed, variant, players, given)
         if state.phase != playout.PHASE_DEAL:
             assert left == sum(1 for step in trace if step[0] != "deal"), (seed, variant, players, given)
+        plays += sum(1 for step in trace if step[0] == "play")
+    assert plays > 5_000  # about 7,800 a block: the cases do reach the plays
 
 
 @pytest.mark.parametrize("block", range(2))
