@@ -173,6 +173,23 @@ def test_a_match_played_by_the_loop_ends_as_the_engine_ends_it(block):
         assert match.is_over() or (match.needs_deal() and match.deal_number == 12)
 
 
+def test_a_playout_untraced_plays_what_the_traced_one_plays():
+    """Untraced, the loop counts the throws and the moves of each value and draws one by its
+    number, without listing them; traced, it lists them. The same draws must pick the same
+    moves, so the checked playouts above speak for the fast ones too: the same points."""
+    for seed in range(60):
+        rng = random.Random(seed)
+        variant, players, given = drawn_options(rng)
+        match = new_match(variant, players, given, seed)
+        advance(match, seed, rng.randrange(0, 40), rng)
+        if match.is_over():
+            continue
+        state = playout.compact(match)
+        for policy in playout.POLICIES:
+            traced = playout.play_deal(state, random.Random(seed), policy, trace=[])
+            assert playout.play_deal(state, random.Random(seed), policy) == traced, (seed, policy)
+
+
 def test_an_option_the_loop_does_not_know_is_refused():
     @attrs.frozen
     class Newer(SeepOptions):

@@ -532,13 +532,15 @@ class _Mover:
         if self.capture_values & bit:
             house = v in self.houses
             if not (unkept & ~(bit if house else 0)):
-                groups = self.groups()[v]
+                groups = (self.groups_of or self.groups())[v]
                 if not groups:
                     found.append(_TAKE_HOUSE[v])
                 elif house:
                     removed = _ONLY[v]
                     for taken in _packs(groups, self.maximal):
                         found.append(("take", taken, removed, 0, False, None, "", ""))
+                elif len(groups) == 1 and self.maximal:
+                    found.append(("take", groups[0], (), 0, False, None, "", ""))
                 else:
                     for taken in _packs(groups, self.maximal):
                         if taken:
@@ -858,9 +860,10 @@ def _run(state: CompactState, rng: random.Random, policy: str, epsilon: float, t
                     while live:
                         low = live & -live
                         live ^= low
-                        effects = mover.effects(low.bit_length() - 1)
+                        v = low.bit_length() - 1
+                        effects = mover.effects(v)
                         if effects:
-                            cards = hand & value_cards[low.bit_length() - 1]
+                            cards = hand & value_cards[v]
                             found.append((effects, cards))
                             count += len(effects) * cards.bit_count()
                     if no_other and count:
