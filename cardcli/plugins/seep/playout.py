@@ -402,7 +402,7 @@ class _Mover:
         self.break_partner = options.break_partner_house
         self.max_houses = options.max_houses
         self.groups_of: Sequence[Sequence[int]] | None = None
-        self.floor_cards: Sequence[int] = ()
+        self.floor_cards: Sequence[int] | None = None
 
     def at(self, seat: int, held: list[int], hand: int, houses: dict[int, list[Any]], floor: int) -> None:
         """Read the position: ``held`` is every seat's values (bits), ``hand`` the mover's
@@ -472,16 +472,23 @@ class _Mover:
         self.side = self.rules.seat_sides[seat]
         self.held = held
         held_values = held[seat]
-        twice = self.twice = _twice(hand, held_values & _HOUSE_BITS) if held_values & _HOUSE_BITS else 0
         self.houses = houses
         self.floor = floor
-        cards = self.floor_cards = indices(floor)
+        self.floor_cards = None  # listed only when a move needs the floor's groups
         self.groups_of = None
         values = 1
-        for i in cards:
-            values = (values | values << VALUES[i]) & 0x3FFF
+        rest = floor
+        while rest:
+            low = rest & -rest
+            values = (values | values << VALUES[low.bit_length() - 1]) & 0x3FFF
+            rest ^= low
         values &= ~1
         bit = 1 << v
+        # the house values held twice or more, which only the houses and a build of v itself read
+        if houses or held_values & values & bit & _HOUSE_BITS:
+            twice = self.twice = _twice(hand, held_values & _HOUSE_BITS)
+        else:
+            twice = self.twice = 0
         self.unkept = self.unkept_if_spent = 0
         house_bits = cement = raise_ = 0
         if houses:
@@ -518,9 +525,14 @@ class _Mover:
         return bool((values | house_bits | build | cement | raise_) & bit)
 
     def groups(self) -> Sequence[Sequence[int]]:
+        """Each value's groups of the floor's loose cards (:func:`.floor.floor_groups`), found
+        when a move first needs them."""
         found = self.groups_of
         if found is None:
-            found = self.groups_of = floor_groups(self.floor_cards)
+            cards = self.floor_cards
+            if cards is None:
+                cards = self.floor_cards = indices(self.floor)
+            found = self.groups_of = floor_groups(cards)
         return found
 
     def effects(self, v: int) -> list[Effect]:
