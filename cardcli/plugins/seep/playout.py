@@ -90,7 +90,6 @@ _CHOICES = {
 
 _VALUE_BIT = tuple(1 << v for v in VALUES)
 _SPADES = mask_of(c for c in DECK if c.suit == "S")
-_ACES = mask_of(c for c in DECK if c.rank == 14)
 _THIRTY = {"TD": 12, "9S": 9, "2S": 1}
 
 
@@ -375,13 +374,14 @@ def _greedy_score(move: Move, floor: int, houses: dict[int, list[Any]], worth: S
 
 
 class _Mover:
-    """The legal moves of one seat in one position, as the engine's :class:`~.moves.Turn`
-    finds them (the same rules, step for step: the retention duty of every house, what each
-    kind of move needs, the throw rule), over the loop's masks and without the tokens'
-    texts, the canonical order or a cache of effects that a search never asks twice: a
-    uniformly random move needs each value's moves counted, and only the one drawn made.
+    """The captures, builds, cements and breaks of one seat in one position, as the engine's
+    :class:`~.moves.Turn` finds them (the same rules, step for step: the retention duty of
+    every house, what each kind of move needs), over the loop's masks and without the tokens'
+    texts, the canonical order or a cache of effects by value that a playout never asks
+    twice. The throws are the loop's own: it counts them and lists none.
 
-    Made once per playout and pointed at each turn's position by :meth:`at`."""
+    Made once per playout and pointed at each turn's position by :meth:`at` (every value) or
+    :meth:`card_at` (one card's value, for the ``card`` policy)."""
 
     __slots__ = (
         "rules", "cementing", "maximal", "last_key", "player_scope", "coowner", "break_own", "break_partner",
