@@ -31,8 +31,10 @@ def _moves(game: str, players: int, spec: str, seed: int, deals: int = 1) -> lis
 
 
 @pytest.mark.parametrize("game, players", EVERY_COUNT)
-@pytest.mark.parametrize("level", [1, 2, 3, 4])
+@pytest.mark.parametrize("level", [1, 2, 3])
 def test_every_level_plays_every_game_the_same_way_twice(game: str, players: int, level: int) -> None:
+    """The search levels are the search at an iteration budget (below), whose moves
+    tests/test_ismcts.py shows to be the same every time."""
     first = _moves(game, players, f"house:{level}", 5)
     assert first and all(first), "no deal played"
     assert _moves(game, players, f"house:{level}", 5) == first
@@ -47,6 +49,13 @@ def test_the_top_level_plays_the_full_search_whatever_the_machine_s_speed(monkey
     monkeypatch.setattr(player_module, "CEILING_MS", 0.001)
     assert _moves("pepper", 3, "house:5", 2) == named
     assert _moves("pepper", 3, "ismcts", 2) != named, "the ceiling did not bind: the test shows nothing"
+
+
+@pytest.mark.parametrize("game, players, iterations", [("peppa", 4, 50), ("seep", 2, 200)])
+def test_the_small_search_level_searches_the_game_s_own_budget(game: str, players: int, iterations: int) -> None:
+    """``house:4`` is a search of 50 iterations, but 200 in Seep, where 50 lose to the
+    heuristic."""
+    assert _moves(game, players, "house:4", 6) == _moves(game, players, f"ismcts:iterations={iterations}", 6)
 
 
 def test_neighbouring_levels_play_differently() -> None:

@@ -7,12 +7,16 @@ The levels are built from the players cardcli already has, each one step above t
 1. uniformly random legal moves;
 2. the heuristic, with half of its moves replaced by random ones;
 3. the heuristic;
-4. the search (``ismcts``) at a small budget, 50 iterations;
-5. the search at its full iteration budget (400; Seep 200) with no time ceiling.
+4. the search (``ismcts``) at a small budget: 50 iterations, but Seep's 200, since a Seep search
+   of 50 loses to the heuristic;
+5. the search at 400 iterations with no time ceiling.
+
+A game sets its two search levels' iterations in its search hooks
+(:attr:`~cardcli.players.search.hooks.SearchHooks.house_iterations`).
 
 Every level is deterministic given the match's seed: the random moves come from a generator
 seeded by the seat, the search from its iteration count and the header's ``rng`` line, never
-from the clock. That is why level 5 drops the default ``ismcts`` seat's processor-time
+from the clock. That is why the search levels drop the default ``ismcts`` seat's processor-time
 ceiling (which only a slow or busy machine reaches): the same match gives the same moves on any
 machine, as a chess engine's node limit does. Where each level stands against its neighbours,
 on duplicate deals, is measured by ``benchmarks/strength.py`` (docs/players.md).
@@ -79,9 +83,8 @@ LEVELS = (
     Level(1, "uniformly random legal moves", RandomPlayer),
     Level(2, "the heuristic, half of its moves random", lambda seed: NoisyHeuristic(0.5, seed)),
     Level(3, "the heuristic", lambda seed: HeuristicPlayer()),
-    Level(4, "the search at 50 iterations", lambda seed: IsmctsPlayer(Settings.parse("iterations=50"))),
-    Level(5, "the search at its full iterations, no time ceiling",
-          lambda seed: IsmctsPlayer(attrs.evolve(Settings(), ceiling=False))),
+    Level(4, "the search at a small budget (50 iterations; Seep 200)", lambda seed: IsmctsPlayer(Settings(house=4))),
+    Level(5, "the search at its full iterations (400), no time ceiling", lambda seed: IsmctsPlayer(Settings(house=5))),
 )
 """The levels, weakest first; ``LEVELS[n - 1]`` is ``house:n``."""
 

@@ -26,6 +26,10 @@ class SearchHooks:
     iterations: int | None = None
     """Iterations per decision when the seat spec names no budget; None: the search's own
     default (:data:`~cardcli.players.search.ismcts.DEFAULT_ITERATIONS`)."""
+    house_iterations: tuple[int, int] = (50, 400)
+    """The iterations of the house players' two search levels, ``house:4`` and ``house:5``
+    (:mod:`cardcli.players.levels`): level 4 must still beat the heuristic, which a small
+    budget does in the trick games and not in Seep, measured on duplicate deals."""
     rule_policy: Callable[[int], Policy] | None = None
     """``rule_policy(num_players)``: the game's rule-of-thumb playout (``playout=rule``, the
     default); None plays uniformly random moves."""

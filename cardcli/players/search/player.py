@@ -50,10 +50,10 @@ class Settings:
     bids: float = 1.0
     """Below 1, Pepper's worlds are weighed by how well they fit the bids, keeping this
     much of a world's chance per trick a bid is off (:mod:`.pepper_bids`)."""
-    ceiling: bool = True
-    """Whether a seat that names no budget stops a decision at :data:`CEILING_MS` of processor
-    time; without it the default iterations are always searched, whatever the machine's speed
-    (the house player's top level, which must be deterministic)."""
+    house: int | None = None
+    """The house level this player is (4 or 5, :mod:`cardcli.players.levels`): its iterations
+    are the game's for that level (:attr:`SearchHooks.house_iterations`), with no time ceiling,
+    so that it plays the same on any machine."""
 
     @classmethod
     def parse(cls, text: str) -> "Settings":
@@ -172,11 +172,12 @@ class IsmctsPlayer:
         rng = random.Random(f"cardcli/ismcts/{self.settings.seed}/{header.rng}/{self.decisions}")
         spec = view.setup.spec
         budget = self.settings.budget
-        if budget.iterations is None and budget.millis is None:
+        if self.settings.house is not None:
+            budget = attrs.evolve(budget, iterations=self.hooks.house_iterations[self.settings.house - 4])
+        elif budget.iterations is None and budget.millis is None:
             named = budget.moves is not None or budget.cpu_millis is not None
             budget = attrs.evolve(budget, iterations=self.hooks.iterations or DEFAULT_ITERATIONS,
-                                  cpu_millis=budget.cpu_millis if named or not self.settings.ceiling
-                                  else CEILING_MS)
+                                  cpu_millis=budget.cpu_millis if named else CEILING_MS)
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
             policy = policy_for(self.hooks, view.n, self.settings.playout)

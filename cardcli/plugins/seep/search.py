@@ -46,4 +46,7 @@ def whole_playout(playout: str) -> Finish:
     return finish
 
 
-SEARCH = SearchHooks(view=SeepView, iterations=200, card_policy=card_policy, whole_playout=whole_playout)
+SEARCH = SearchHooks(view=SeepView, iterations=200, house_iterations=(200, 400), card_policy=card_policy,
+                     whole_playout=whole_playout)
+"""``house:4`` searches Seep's default 200 iterations: at 50 it lost to the heuristic (-4.6 points
+a deal with 4 players, -4.0 with 2, on 200 duplicate deals; docs/performance.md)."""
