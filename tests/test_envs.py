@@ -397,6 +397,18 @@ def test_an_ismcts_opponent_plays_and_a_wrong_setting_is_a_usage_error() -> None
             single_agent_env("pigugnin", **{"players": 4, **wrong})
 
 
+def test_house_players_at_their_levels_are_opponents_and_a_missing_level_is_a_usage_error() -> None:
+    env = single_agent_env("peppa", seat=0, opponents=["house:1", "house:2", "house:3"], max_deals=1)
+    _, info = env.reset(seed=4)
+    while True:
+        _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated or truncated:
+            break
+    assert len(env.aec.table_now.moves) == 4 + 52
+    with pytest.raises(UsageError):
+        single_agent_env("peppa", opponents="house:9").reset(seed=1)
+
+
 def test_an_illegal_action_ends_the_single_agent_episode_with_a_penalty() -> None:
     env = single_agent_env("pepper", opponents="random", players=4)
     _, info = env.reset(seed=1)
