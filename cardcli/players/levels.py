@@ -7,8 +7,8 @@ The levels are built from the players cardcli already has, each one step above t
 1. uniformly random legal moves;
 2. the heuristic, with half of its moves replaced by random ones;
 3. the heuristic;
-4. the search (``ismcts``) at a small budget: 50 iterations, but Seep's 200, since a Seep search
-   of 50 loses to the heuristic;
+4. the search (``ismcts``) at a small budget: 50 iterations, but Pepper's 100 and Seep's 200,
+   since a search of 50 does not beat the heuristic there;
 5. the search at 400 iterations with no time ceiling.
 
 A game sets its two search levels' iterations in its search hooks
@@ -83,7 +83,7 @@ LEVELS = (
     Level(1, "uniformly random legal moves", RandomPlayer),
     Level(2, "the heuristic, half of its moves random", lambda seed: NoisyHeuristic(0.5, seed)),
     Level(3, "the heuristic", lambda seed: HeuristicPlayer()),
-    Level(4, "the search at a small budget (50 iterations; Seep 200)", lambda seed: IsmctsPlayer(Settings(house=4))),
+    Level(4, "the search at a small budget (50 iterations; Pepper 100, Seep 200)", lambda seed: IsmctsPlayer(Settings(house=4))),
     Level(5, "the search at its full iterations (400), no time ceiling", lambda seed: IsmctsPlayer(Settings(house=5))),
 )
 """The levels, weakest first; ``LEVELS[n - 1]`` is ``house:n``."""
