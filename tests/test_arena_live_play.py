@@ -33,8 +33,10 @@ from conftest import FAULTY_BOT
 CONFIG = ArenaConfig("peppa", "torino", {"end_threshold": 1}, 4, 42, Settings(move_time=5.0), Limits(memory_mb=256),
                      SandboxPolicy(mode=SandboxMode.OFF))
 """One deal a match (a deal of Peppa ends the match past a threshold of 1 point)."""
-SLOW = f"{FAULTY_BOT} --think 0.01"
-"""A bot that takes a hundredth of a second per answer: a match lasts half a second or more."""
+SLOW = f"{FAULTY_BOT} --think 0.04"
+"""A bot that takes 40 ms per answer: a match lasts about a second, so that a spectator who
+picks it from the list (which shows a deal's start within the workers' 50 ms batch and the
+stream's quarter-second wake) still finds it being played."""
 
 
 def messages(response: httpx.Response) -> Iterator[dict[str, Any]]:
