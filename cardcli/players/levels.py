@@ -83,7 +83,7 @@ LEVELS = (
     Level(1, "uniformly random legal moves", RandomPlayer),
     Level(2, "the heuristic, half of its moves random", lambda seed: NoisyHeuristic(0.5, seed)),
     Level(3, "the heuristic", lambda seed: HeuristicPlayer()),
-    Level(4, "the search at a small budget (50 iterations; Pepper 100, Seep 200)", lambda seed: IsmctsPlayer(Settings(house=4))),
+    Level(4, "the search at a small budget, the game's own (50 to 200 iterations)", lambda seed: IsmctsPlayer(Settings(house=4))),
     Level(5, "the search at its full iterations (400), no time ceiling", lambda seed: IsmctsPlayer(Settings(house=5))),
 )
 """The levels, weakest first; ``LEVELS[n - 1]`` is ``house:n``."""
