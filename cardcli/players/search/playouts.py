@@ -23,8 +23,9 @@ The policy reads only the world it plays in, which the search drew from the seat
 from __future__ import annotations
 
 import random
-from typing import Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
+from ...errors import CardcliError
 from ...games.base import MatchState
 
 Policy = Callable[[MatchState, random.Random], None]
@@ -34,6 +35,29 @@ Finish = Callable[[MatchState, random.Random], "tuple[Sequence[int], int] | None
 """A game's whole playout: finishes the deal in progress in a world (reading it, not changing
 it) and gives each seat's points in the deal and the number of moves it played; None when it
 cannot play this world (then the search plays the deal move by move)."""
+
+
+M = TypeVar("M", bound=MatchState)
+C = TypeVar("C")
+
+
+def compact_finish(match: type[M], compact: Callable[[M], C], refused: type[CardcliError],
+                   play: Callable[[C, random.Random], "tuple[Sequence[int], int]"]) -> Finish:
+    """A game's :data:`Finish` from its compact loop: a world of the game's ``match`` class is
+    made compact and played by ``play``; any other world, or one whose rules ``compact``
+    refuses with ``refused`` (an option the loop does not play), is left to the move-by-move
+    playout. Every game's loop is declared to the search this way."""
+
+    def finish(state: MatchState, rng: random.Random) -> "tuple[Sequence[int], int] | None":
+        if not isinstance(state, match):
+            return None
+        try:
+            start = compact(state)
+        except refused:
+            return None
+        return play(start, rng)
+
+    return finish
 
 
 class WholePlayout:

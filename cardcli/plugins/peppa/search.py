@@ -13,8 +13,7 @@ from typing import Hashable, Mapping, Sequence
 
 from ...cards import Card
 from ...players.search.hooks import SearchHooks
-from ...games.base import MatchState
-from ...players.search.playouts import Finish, Policy, TrickPolicy
+from ...players.search.playouts import Finish, Policy, TrickPolicy, compact_finish
 from ...players.search.trick_view import TrickView
 from ...players.search.worlds import ImpossibleView
 from .playout import GREEDY, RANDOM, UnsupportedRules, compact, moves_left, play_deal
@@ -102,16 +101,7 @@ def whole_playout(playout: str) -> Finish:
     policy = GREEDY if playout == "rule" else RANDOM
     epsilon = TrickPolicy(None, avoid=True).epsilon
 
-    def finish(state: MatchState, rng: random.Random) -> tuple[tuple[int, ...], int] | None:
-        if not isinstance(state, PeppaMatch):
-            return None
-        try:
-            start = compact(state)
-        except UnsupportedRules:
-            return None
-        return play_deal(start, rng, policy, epsilon), moves_left(start)
-
-    return finish
+    return compact_finish(PeppaMatch, compact, UnsupportedRules, lambda start, rng: (play_deal(start, rng, policy, epsilon), moves_left(start)))
 
 
 SEARCH = SearchHooks(view=PeppaView, delegated=frozenset({"pass"}), rule_policy=rule_policy,

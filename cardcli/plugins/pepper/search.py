@@ -13,9 +13,8 @@ import random
 from typing import Hashable, Mapping, Sequence
 
 from ...cards import Card
-from ...games.base import MatchState
 from ...players.search.hooks import SearchHooks
-from ...players.search.playouts import Finish, Policy, TrickPolicy
+from ...players.search.playouts import Finish, Policy, TrickPolicy, compact_finish
 from ...players.search.trick_view import TrickView
 from ...players.search.view import other_seats
 from ...players.search.worlds import Slot
@@ -69,16 +68,7 @@ def whole_playout(playout: str) -> Finish:
     policy = GREEDY if playout == "rule" else RANDOM
     epsilon = TrickPolicy(CARD_ACTIONS.index_of, avoid=False).epsilon
 
-    def finish(state: MatchState, rng: random.Random) -> tuple[tuple[int, ...], int] | None:
-        if not isinstance(state, PepperMatch):
-            return None
-        try:
-            start = compact(state)
-        except UnsupportedRules:
-            return None
-        return finish_deal(start, rng, policy, epsilon)
-
-    return finish
+    return compact_finish(PepperMatch, compact, UnsupportedRules, lambda start, rng: finish_deal(start, rng, policy, epsilon))
 
 
 SEARCH = SearchHooks(view=PepperView, delegated=frozenset({"bid"}), rule_policy=rule_policy,

@@ -4,12 +4,10 @@ deals at a time)."""
 
 from __future__ import annotations
 
-import random
 
 from ...cards import Card
-from ...games.base import MatchState
 from ...players.search.hooks import SearchHooks
-from ...players.search.playouts import Finish, Policy, TrickPolicy
+from ...players.search.playouts import Finish, Policy, TrickPolicy, compact_finish
 from ...players.search.trick_view import TrickView
 from .playout import GREEDY, RANDOM, UnsupportedRules, compact, moves_left, play_deal
 from .rules import CARD_ACTIONS, PigugninMatch
@@ -39,16 +37,7 @@ def whole_playout(playout: str) -> Finish:
     policy = GREEDY if playout == "rule" else RANDOM
     epsilon = TrickPolicy(CARD_ACTIONS.index_of, avoid=True).epsilon
 
-    def finish(state: MatchState, rng: random.Random) -> tuple[tuple[int, ...], int] | None:
-        if not isinstance(state, PigugninMatch):
-            return None
-        try:
-            start = compact(state)
-        except UnsupportedRules:
-            return None
-        return play_deal(start, rng, policy, epsilon), moves_left(start)
-
-    return finish
+    return compact_finish(PigugninMatch, compact, UnsupportedRules, lambda start, rng: (play_deal(start, rng, policy, epsilon), moves_left(start)))
 
 
 SEARCH = SearchHooks(view=PigugninView, rule_policy=rule_policy, whole_playout=whole_playout)

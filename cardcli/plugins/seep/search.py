@@ -15,7 +15,7 @@ import random
 
 from ...games.base import MatchState
 from ...players.search.hooks import SearchHooks
-from ...players.search.playouts import Finish
+from ...players.search.playouts import Finish, compact_finish
 from .playout import CARD, RANDOM, UnsupportedRules, compact, moves_left, play_deal
 from .rules import SeepMatch
 from .search_view import SeepView
@@ -34,16 +34,7 @@ def whole_playout(playout: str) -> Finish:
     random and then one of its moves, as :func:`card_policy` plays."""
     policy = CARD if playout == "card" else RANDOM
 
-    def finish(state: MatchState, rng: random.Random) -> tuple[tuple[int, ...], int] | None:
-        if not isinstance(state, SeepMatch):
-            return None
-        try:
-            start = compact(state)
-        except UnsupportedRules:
-            return None
-        return play_deal(start, rng, policy), moves_left(start)
-
-    return finish
+    return compact_finish(SeepMatch, compact, UnsupportedRules, lambda start, rng: (play_deal(start, rng, policy), moves_left(start)))
 
 
 SEARCH = SearchHooks(view=SeepView, iterations=200, house_iterations=(200, 400), card_policy=card_policy,
