@@ -144,7 +144,7 @@ def builtin(name: str, label: str, seed: str | int) -> InProcessSeat:
     if builtin_name(name) == "house":
         from .players.levels import level_of
 
-        return PlayerSeat(label, level_of(name).make(seed))
+        return level_of(name).make(label, seed)
     if builtin_name(name) == "ismcts":
         from .players.search.player import IsmctsPlayer, Settings
 

@@ -4,7 +4,7 @@ enter") and an author can say where a bot stands with a number rather than a rec
 
 The levels are built from the players cardcli already has, each one step above the last:
 
-1. uniformly random legal moves;
+1. uniformly random legal moves, as the ``random`` seat plays them;
 2. the heuristic, with half of its moves replaced by random ones;
 3. the heuristic;
 4. the search (``ismcts``) at a small budget: 50 iterations, but Pepper's 100 and Seep's 200,
@@ -31,6 +31,7 @@ import attrs
 
 from ..errors import UsageError
 from ..seats.base import Request
+from ..seats.builtin import InProcessSeat, PlayerSeat, random_seat
 from .heuristic import HeuristicPlayer
 from .search.player import IsmctsPlayer, Settings
 
@@ -56,20 +57,8 @@ class NoisyHeuristic:
         return self.heuristic.choose(request)
 
 
-class RandomPlayer:
-    """Uniformly random legal moves from a seeded generator (the ``random`` seat, as a player)."""
-
-    def __init__(self, seed: str | int) -> None:
-        self.rng = random.Random(f"cardcli/house/{seed}")
-
-    def notify(self, lines: Sequence[str]) -> None:
-        pass
-
-    def choose(self, request: Request) -> str:
-        return self.rng.choice(request.moves)
-
-
-Maker = Callable[[str | int], "RandomPlayer | NoisyHeuristic | HeuristicPlayer | IsmctsPlayer"]
+Maker = Callable[[str, "str | int"], InProcessSeat]
+"""``make(label, seed)``: the level's seat."""
 
 
 @attrs.frozen
@@ -80,11 +69,14 @@ class Level:
 
 
 LEVELS = (
-    Level(1, "uniformly random legal moves", RandomPlayer),
-    Level(2, "the heuristic, half of its moves random", lambda seed: NoisyHeuristic(0.5, seed)),
-    Level(3, "the heuristic", lambda seed: HeuristicPlayer()),
-    Level(4, "the search at a small budget, the game's own (50 to 200 iterations)", lambda seed: IsmctsPlayer(Settings(house=4))),
-    Level(5, "the search at its full iterations (400), no time ceiling", lambda seed: IsmctsPlayer(Settings(house=5))),
+    Level(1, "uniformly random legal moves, as the random seat plays", random_seat),
+    Level(2, "the heuristic, half of its moves random",
+          lambda label, seed: PlayerSeat(label, NoisyHeuristic(0.5, seed))),
+    Level(3, "the heuristic", lambda label, seed: PlayerSeat(label, HeuristicPlayer())),
+    Level(4, "the search at a small budget, the game's own (50 to 200 iterations)",
+          lambda label, seed: PlayerSeat(label, IsmctsPlayer(Settings(house=4)))),
+    Level(5, "the search at its full iterations (400), no time ceiling",
+          lambda label, seed: PlayerSeat(label, IsmctsPlayer(Settings(house=5)))),
 )
 """The levels, weakest first; ``LEVELS[n - 1]`` is ``house:n``."""
 
