@@ -432,14 +432,7 @@ class _Mover:
             self.cement_values = self.break_values = 0
             self.live = values | build
             return
-        self._cementing: dict[int, tuple[frozenset[int], bool, bool]] = {}
-        if self.last_key:
-            for target, house in houses.items():
-                kept, kept_if_spent = self._kept(target, house[2])
-                if not kept:
-                    self.unkept |= 1 << target
-                if not kept_if_spent:
-                    self.unkept_if_spent |= 1 << target
+        self._unkept(houses)
         cementing = self.cementing
         house_bits = cement = raise_ = 0
         for target, house in houses.items():
@@ -492,14 +485,7 @@ class _Mover:
         self.unkept = self.unkept_if_spent = 0
         house_bits = cement = raise_ = 0
         if houses:
-            self._cementing = {}
-            if self.last_key:
-                for target, house in houses.items():
-                    kept, kept_if_spent = self._kept(target, house[2])
-                    if not kept:
-                        self.unkept |= 1 << target
-                    if not kept_if_spent:
-                        self.unkept_if_spent |= 1 << target
+            self._unkept(houses)
             cementing = self.cementing
             for target, house in houses.items():
                 house_bits |= 1 << target
@@ -523,6 +509,18 @@ class _Mover:
         self.cement_values = cement
         self.break_values = raise_
         return bool((values | house_bits | build | cement | raise_) & bit)
+
+    def _unkept(self, houses: dict[int, list[Any]]) -> None:
+        """Forget the last turn's cementing owners, and mark the houses a move may not leave
+        unkept (:meth:`_kept`; only under the ``last_key_capture_only`` option)."""
+        self._cementing: dict[int, tuple[frozenset[int], bool, bool]] = {}
+        if self.last_key:
+            for target, house in houses.items():
+                kept, kept_if_spent = self._kept(target, house[2])
+                if not kept:
+                    self.unkept |= 1 << target
+                if not kept_if_spent:
+                    self.unkept_if_spent |= 1 << target
 
     def groups(self) -> Sequence[Sequence[int]]:
         """Each value's groups of the floor's loose cards (:func:`.floor.floor_groups`), found
