@@ -28,15 +28,21 @@ import pytest
 from cardcli.cards import french_24
 from cardcli.games import registry
 from cardcli.games.card_bits import DECK, TEXTS
-from cardcli.games.dealing import shuffled
 from cardcli.plugins.pepper import playout
 from cardcli.plugins.pepper.rules import CARD_ACTIONS, PepperMatch, PepperOptions
+from cardcli.players.search.ismcts import deal_rewards
 from cardcli.players.search.playouts import TrickPolicy
+
+import playout_checks
+from playout_checks import searched_twice
 
 DEAL_CASES = 1200
 MATCH_CASES = 300
 DEAL_BLOCKS = 4
 MATCH_BLOCKS = 2
+
+
+DECK24 = french_24()
 
 
 def drawn_options(rng: random.Random) -> tuple[int, dict[str, str]]:
@@ -62,17 +68,7 @@ def new_match(n: int, given: dict[str, str], seed: int) -> PepperMatch:
 
 
 def advance(match: PepperMatch, seed: int, moves: int, rng: random.Random, passing: float = 0.0) -> None:
-    """Up to ``moves`` random text moves (dealing as the referee does); stops at the end.
-    ``passing``: the chance of a pass wherever one is allowed (uniform bids rarely all pass)."""
-    deck = french_24()
-    while moves > 0 and not match.is_over():
-        if match.needs_deal():
-            match.deal(shuffled(seed, match.deal_number, deck))
-            continue
-        decision = rng.choice(match.decisions())
-        passes = "pass" in decision.moves and rng.random() < passing
-        match.apply(decision.seat, "pass" if passes else rng.choice(decision.moves))
-        moves -= 1
+    playout_checks.advance(match, seed, moves, rng, DECK24, passing)
 
 
 def replay(match: PepperMatch, trace: playout.Trace) -> int:
@@ -200,23 +196,8 @@ def test_the_greedy_card_is_the_trick_policy_s() -> None:
 def test_the_search_finishes_its_pepper_playouts_in_the_loop_and_stays_deterministic() -> None:
     """The search player's playouts go through the loop (a WholePlayout for every kind), and a
     decision depends on the seed alone: the same seed, the same move and visits."""
-    from cardcli.players.search.hooks import policy_for
-    from cardcli.players.search.ismcts import Budget, deal_rewards, search
-    from cardcli.players.search.playouts import WholePlayout
-
-    hooks = registry.get("pepper").search.load()  # type: ignore[union-attr]
-    for kind in ("rule", "random", "card"):
-        assert isinstance(policy_for(hooks, 4, kind), WholePlayout)
     for n, moves in ((4, 9), (3, 2)):
         match = new_match(n, {}, 7)
         advance(match, 7, moves, random.Random(7))
-        decision = match.decisions()[0]
-        rewards = deal_rewards(n, False, ((0, 2), (1, 3)) if n == 4 else ())
-        results = [
-            search(lambda r: match.clone(), decision.seat, decision.moves, rewards, Budget(iterations=60),
-                   random.Random(3), policy_for(hooks, n, "rule"))
-            for _ in range(2)
-        ]
-        assert results[0] == results[1]
-        assert results[0].move in decision.moves
-        assert results[0].simulated >= results[0].iterations * playout.moves_left(playout.compact(match)) // 2
+        result = searched_twice("pepper", match, n, deal_rewards(n, False, ((0, 2), (1, 3)) if n == 4 else ()), 60)
+        assert result.simulated >= result.iterations * playout.moves_left(playout.compact(match)) // 2

@@ -28,10 +28,13 @@ import pytest
 from cardcli.cards import french_40
 from cardcli.games import registry
 from cardcli.games.card_bits import DECK, INDEX, TEXTS, indices, texts
-from cardcli.games.dealing import shuffled
 from cardcli.plugins.pigugnin import playout
 from cardcli.plugins.pigugnin.rules import PigugninMatch, PigugninOptions
+from cardcli.players.search.ismcts import deal_rewards
 from cardcli.players.search.playouts import TrickPolicy
+
+import playout_checks
+from playout_checks import searched_twice
 
 DEAL_CASES = 1200
 MATCH_CASES = 400
@@ -62,14 +65,7 @@ def new_match(players: int, given: dict[str, str], seed: int) -> PigugninMatch:
 
 
 def advance(match: PigugninMatch, seed: int, moves: int, rng: random.Random) -> None:
-    """Up to ``moves`` random text moves (dealing as the referee does); stops at the end."""
-    while moves > 0 and not match.is_over():
-        if match.needs_deal():
-            match.deal(shuffled(seed, match.deal_number, DECK40))
-            continue
-        decision = rng.choice(match.decisions())
-        match.apply(decision.seat, rng.choice(decision.moves))
-        moves -= 1
+    playout_checks.advance(match, seed, moves, rng, DECK40)
 
 
 def replay(match: PigugninMatch, trace: playout.Trace) -> None:
@@ -255,28 +251,13 @@ def test_the_greedy_choice_is_the_trick_policy_s():
 def test_the_search_finishes_its_pigugnin_playouts_in_the_loop_and_stays_deterministic():
     """The search player's playouts go through the loop (a WholePlayout for every kind), and a
     decision depends on the seed alone: the same seed, the same move and visits."""
-    from cardcli.players.search.hooks import policy_for
-    from cardcli.players.search.ismcts import Budget, deal_rewards, search
-    from cardcli.players.search.playouts import WholePlayout
-
-    hooks = registry.get("pigugnin").search.load()
     for players in (4, 5):
-        for kind in ("rule", "random", "card"):
-            assert isinstance(policy_for(hooks, players, kind), WholePlayout)
         match = new_match(players, {}, 7)
         advance(match, 7, 6, random.Random(7))
         assert match.phase == "play"
-        decision = match.decisions()[0]
-        rewards = deal_rewards(players, True, ())
-        results = [
-            search(lambda r: match.clone(), decision.seat, decision.moves, rewards, Budget(iterations=60),
-                   random.Random(3), policy_for(hooks, players, "rule"))
-            for _ in range(2)
-        ]
-        assert results[0] == results[1]
-        assert results[0].move in decision.moves
+        result = searched_twice("pigugnin", match, players, deal_rewards(players, True, ()), 60)
         left = playout.moves_left(playout.compact(match))
-        assert results[0].simulated >= results[0].iterations * (left - 1)
+        assert result.simulated >= result.iterations * (left - 1)
 
 
 def test_an_ismcts_seat_plays_the_same_pigugnin_match_twice():

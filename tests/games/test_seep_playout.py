@@ -33,6 +33,9 @@ from cardcli.games.dealing import shuffled
 from cardcli.plugins.seep import playout
 from cardcli.plugins.seep.effects import CEMENTED, LOOSE, MADE, OWNERS, REMOVED, VERB, Move, token
 from cardcli.plugins.seep.rules import SeepMatch, SeepOptions
+from cardcli.players.search.ismcts import deal_rewards
+
+from playout_checks import searched_twice
 
 DEAL_CASES = 1000
 MATCH_CASES = 150
@@ -245,25 +248,9 @@ def test_the_greedy_playout_takes_points_when_it_can():
 def test_the_search_finishes_its_seep_playouts_in_the_loop_and_stays_deterministic():
     """The search player's playouts go through the loop (a WholePlayout), and a decision
     depends on the seed alone: the same seed, the same move and visits."""
-    from cardcli.players.search.hooks import policy_for
-    from cardcli.players.search.ismcts import Budget, deal_rewards, search
-    from cardcli.players.search.playouts import WholePlayout
-
-    hooks = registry.get("seep").search.load()
-    for kind in ("rule", "random", "card"):
-        assert isinstance(policy_for(hooks, 4, kind), WholePlayout)
     match = new_match("standard", 4, {}, 7)
-    rng = random.Random(7)
-    advance(match, 7, 6, rng)
+    advance(match, 7, 6, random.Random(7))
     assert match.phase == "play"
-    decision = match.decisions()[0]
-    rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
-    results = [
-        search(lambda r: match.clone(), decision.seat, decision.moves, rewards, Budget(iterations=40),
-               random.Random(3), policy_for(hooks, 4, "rule"))
-        for _ in range(2)
-    ]
-    assert results[0] == results[1]
-    assert results[0].move in decision.moves
+    result = searched_twice("seep", match, 4, deal_rewards(4, False, ((0, 2), (1, 3))), 40)
     left = playout.moves_left(playout.compact(match))
-    assert results[0].simulated >= results[0].iterations * (left - 1)
+    assert result.simulated >= result.iterations * (left - 1)
