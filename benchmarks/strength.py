@@ -15,8 +15,9 @@ interval from the spread of the per-deal differences (the deals are independent;
 of one deal are not). Each deal is a one-deal match, so every deal starts from the same
 totals and dealer.
 
-Also printed: the player's time per decision (its mean, 95th percentile and maximum, in
-processor time, which other work on the machine does not inflate, over the deals that
+Also printed: the player's time per decision (its mean, 95th and 99th percentiles, maximum and
+how many decisions were timed, in processor time, which other work on the machine does not
+inflate, over the deals that
 recorded it; by the clock when none did) and how often its search could not fit its view (must be 0).
 
 With ``--compare SPEC``, a second line per row gives the player's figure minus that of SPEC
@@ -126,10 +127,11 @@ def _summary(game: str, players: int, rows: list[dict[str, object]], seconds: fl
     times = sorted(t for r in timed or rows for t in r[clock])  # type: ignore[attr-defined]
     ms = statistics.mean(times) if times else 0.0
     p95 = times[int(0.95 * (len(times) - 1))] if times else 0.0
+    p99 = times[int(0.99 * (len(times) - 1))] if times else 0.0
     return (f"{game:9} {players:>5} {len(diffs):>6} {mean:>+7.2f} [{mean - half:>+7.2f}, {mean + half:>+7.2f}] "
             f"{statistics.mean(float(r['player']) for r in rows):>7.2f} "  # type: ignore[arg-type]
             f"{statistics.mean(float(r['field']) for r in rows):>7.2f} "  # type: ignore[arg-type]
-            f"{ms:>7.1f} {p95:>7.1f} {max(times, default=0.0):>7.1f} "
+            f"{ms:>7.1f} {p95:>7.1f} {p99:>7.1f} {max(times, default=0.0):>7.1f} {len(times):>6} "
             f"{sum(int(r['failures']) for r in rows):>5} {seconds:>6.0f}")  # type: ignore[call-overload]
 
 
@@ -169,7 +171,7 @@ def main() -> None:
     done = _load(args.out)
     print(f"player {args.player} against field {args.field}, {args.deals} duplicate deals per row")
     print(f"{'game':9} {'seats':>5} {'deals':>6} {'diff':>7} {'95% CI':>17} {'player':>7} {'field':>7} "
-          f"{'ms/dec':>7} {'p95 ms':>7} {'max ms':>7} {'fails':>5} {'s':>6}")
+          f"{'ms/dec':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'decs':>6} {'fails':>5} {'s':>6}")
     with multiprocessing.Pool(args.jobs) as pool:
         for game, players in configs:
             start = time.perf_counter()

@@ -9,6 +9,7 @@ import pytest
 from cardcli.games import registry
 from cardcli.players.human import short_name
 from cardcli.players.levels import LEVELS
+from cardcli.players.search.ismcts import Budget
 from cardcli.referee import Settings as MatchSettings
 from cardcli.referee import play_match
 from cardcli.seating import builtin
@@ -41,14 +42,16 @@ def test_every_level_plays_every_game_the_same_way_twice(game: str, players: int
 
 
 def test_the_top_level_plays_the_full_search_whatever_the_machine_s_speed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """On a machine so slow that the default ``ismcts`` seat's ceiling cuts every decision,
-    ``house:5`` still searches every iteration: its moves are those of the named budget."""
+    """On a machine so slow that the default ``ismcts`` seat's time allows one iteration a
+    decision, ``house:5`` still searches every iteration: its moves are those of the named
+    budget."""
     from cardcli.players.search import player as player_module
 
     named = _moves("pepper", 3, "ismcts:iterations=400", 2)
-    monkeypatch.setattr(player_module, "CEILING_MS", 0.001)
+    tiny = Budget(cpu_millis=0.001, ceiling_millis=0.001)
+    monkeypatch.setattr(player_module, "DEFAULT_BUDGET", tiny)
     assert _moves("pepper", 3, "house:5", 2) == named
-    assert _moves("pepper", 3, "ismcts", 2) != named, "the ceiling did not bind: the test shows nothing"
+    assert _moves("pepper", 3, "ismcts", 2) != named, "the default's time did not bind: the test shows nothing"
 
 
 @pytest.mark.parametrize("game, players, iterations", [("peppa", 4, 50), ("pepper", 3, 100), ("seep", 2, 200)])

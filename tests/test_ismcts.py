@@ -254,9 +254,9 @@ def test_card_first_playouts_finish_seep_deals_with_legal_moves_from_the_seat_sp
     assert seats[0].player.failures == 0
 
 
-def test_the_default_budget_has_a_processor_time_ceiling_and_a_named_budget_is_kept(monkeypatch) -> None:
-    """With no budget named, a decision searches the game's iterations (Seep 200) under a
-    ceiling on its processor time; iterations or a time named in the seat spec are searched
+def test_the_default_budget_is_processor_time_under_a_ceiling_and_a_named_budget_is_kept(monkeypatch) -> None:
+    """With no budget named, a decision thinks for half a second of processor time, under a
+    ceiling of 950 ms, in every game; iterations or a time named in the seat spec are searched
     as asked."""
     from cardcli.players.search import player as player_module
 
@@ -268,29 +268,44 @@ def test_the_default_budget_has_a_processor_time_ceiling_and_a_named_budget_is_k
         return real(world, seat, moves, rewards, Budget(iterations=2), rng, policy)
 
     monkeypatch.setattr(player_module, "search", spy)
-    ceiling = player_module.CEILING_MS
     for game, players, spec, expected in (
-        ("seep", 2, "ismcts", (200, None, ceiling, None)),
-        ("pigugnin", 4, "ismcts", (400, None, ceiling, None)),
-        ("seep", 2, "ismcts:iterations=200", (200, None, None, None)),
-        ("seep", 2, "ismcts:ms=300", (None, 300, None, None)),
-        ("seep", 2, "ismcts:moves=900", (200, None, None, 900)),
-        ("seep", 2, "ismcts:cpu=500", (200, None, 500, None)),
+        ("seep", 2, "ismcts", (None, None, 500, 950, None)),
+        ("pigugnin", 4, "ismcts", (None, None, 500, 950, None)),
+        ("peppa", 4, "ismcts:worlds=20", (None, None, 500, 950, None)),
+        ("seep", 2, "ismcts:iterations=200", (200, None, None, None, None)),
+        ("seep", 2, "ismcts:ms=300", (None, 300, None, None, None)),
+        ("seep", 2, "ismcts:moves=900", (None, None, 500, 950, 900)),
+        ("seep", 2, "ismcts:cpu=300", (None, None, 300, None, None)),
+        ("seep", 2, "ismcts:ceiling=700", (None, None, 500, 700, None)),
+        ("seep", 2, "ismcts:iterations=400,ceiling=700", (400, None, None, 700, None)),
     ):
         budgets.clear()
         setup = registry.resolve(game, None, {}, players, 3)
         seats = [builtin(spec, "i", 3), *(builtin("heuristic", "h", 3) for _ in range(players - 1))]
         play_match(setup, seats, MatchSettings(max_deals=1))
         assert budgets
-        assert {(b.iterations, b.millis, b.cpu_millis, b.moves) for b in budgets} == {expected}, spec
+        found = {(b.iterations, b.millis, b.cpu_millis, b.ceiling_millis, b.moves) for b in budgets}
+        assert found == {expected}, spec
 
 
 def test_the_processor_time_ceiling_stops_a_long_search() -> None:
     state, seat, moves = _first_seep_play()
     rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
-    result = search(lambda rng: state.clone(), seat, moves, rewards, Budget(iterations=100_000, cpu_millis=50),
+    result = search(lambda rng: state.clone(), seat, moves, rewards, Budget(iterations=100_000, ceiling_millis=50),
                     random.Random(1))
     assert 1 <= result.iterations < 100_000
+
+
+def test_a_processor_time_budget_searches_until_its_time_is_spent() -> None:
+    """Half a second's worth of Seep iterations in 60 ms would be absurd: the budget ends the
+    search, not an iteration count (the rules themselves, on a clock of the test's own, are in
+    tests/test_search_time.py)."""
+    state, seat, moves = _first_seep_play()
+    rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
+    result = search(lambda rng: state.clone(), seat, moves, rewards, Budget(cpu_millis=60), random.Random(1))
+    assert result.iterations > 1
+    assert result.cpu_millis >= 60 or sorted(result.visits.values())[-1] > sorted(result.visits.values())[-2]
+    assert result.cpu_millis < 60 + 500
 
 
 def test_worlds_respect_voids_even_when_they_leave_one_way() -> None:

@@ -44,6 +44,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_protocol_scripted": "unit fast",
     "test_record_model": "unit fast",
     "test_referee": "unit fast",
+    "test_search_time": "unit fast",
     "test_seat_state": "unit fast",
     "test_viewer_style": "unit",
     # real subprocesses: bots, the command line, node

@@ -2,8 +2,8 @@
 
 The search itself (:mod:`.ismcts`) knows no game: it plays worlds that a seat view draws, with
 a playout policy. A game gives its seat view, the decisions the heuristic makes better within
-the budget, its default budget where the shared one does not suit it, and its playout rules,
-as a :class:`SearchHooks` that its :class:`~cardcli.games.base.GameSpec` names (``search``).
+the budget, the budgets of its house levels, and its playout rules, as a :class:`SearchHooks`
+that its :class:`~cardcli.games.base.GameSpec` names (``search``).
 """
 
 from __future__ import annotations
@@ -23,9 +23,6 @@ class SearchHooks:
     delegated: frozenset[str] = frozenset()
     """Decision kinds the heuristic makes for the search player by default, because the search
     makes them worse within its budget (each game says why and where it was measured)."""
-    iterations: int | None = None
-    """Iterations per decision when the seat spec names no budget; None: the search's own
-    default (:data:`~cardcli.players.search.ismcts.DEFAULT_ITERATIONS`)."""
     house_iterations: tuple[int, int] = (50, 400)
     """The iterations of the house players' two search levels, ``house:4`` and ``house:5``
     (:mod:`cardcli.players.levels`): level 4 must still beat the heuristic, which a small

@@ -34,23 +34,27 @@ DEFAULT_ITERATIONS = 400
 
 @attrs.frozen
 class Budget:
-    """How much to search per decision: a number of iterations, or a time in milliseconds
-    (then the result depends on the machine's speed), and optionally caps on the moves
-    simulated and on the processor time; the search stops at whichever limit comes first.
-    ``worlds`` is how many distinct worlds are drawn per decision; the iterations cycle over
-    them."""
+    """How much to search per decision: a number of iterations, or a time (then the result
+    depends on the machine's speed), and optionally caps on the moves simulated and on the
+    processor time; the search stops at whichever limit comes first. ``worlds`` is how many
+    distinct worlds are drawn per decision; the iterations cycle over them."""
 
     iterations: int | None = None
-    """None: :data:`DEFAULT_ITERATIONS` (or a game's own default chosen by the player), unless
-    :attr:`millis` is given: then the clock alone ends the search."""
+    """None: no limit on the iterations where a time is given (:attr:`millis`,
+    :attr:`cpu_millis`); otherwise :data:`DEFAULT_ITERATIONS`."""
     millis: float | None = None
     """A time budget by the clock, in milliseconds."""
     cpu_millis: float | None = None
-    """A ceiling on the processor time the decision's thread spends searching, in
-    milliseconds. Where the iterations nearly always finish first, it changes nothing but the
+    """A budget of processor time for the decision's thread, in milliseconds. Processor time,
+    not the clock, so that other work on the machine does not shorten the search. The search
+    may end sooner, once the move it would choose can no longer change in the time left (at
+    the rate it has searched so far), and later, up to :attr:`ceiling_millis`, while the
+    decision is unsettled (:func:`unsettled`)."""
+    ceiling_millis: float | None = None
+    """A hard limit on the decision's processor time, in milliseconds, that nothing extends.
+    None: :attr:`cpu_millis`. With an iteration budget alone, a ceiling changes nothing but the
     rare decision that would run long on a slow or busy machine: a bound on the time that
-    keeps the search deterministic wherever it is not reached. Processor time, not the clock,
-    so that other work on the machine does not shorten the search."""
+    keeps the search deterministic wherever it is not reached."""
     worlds: int = 40
     exploration: float = 0.7
     depth: int = 0
@@ -83,6 +87,8 @@ class Result:
     visits: dict[str, int]
     simulated: int = 0
     """Moves simulated, the tree's and the playouts' (what :attr:`Budget.moves` caps)."""
+    cpu_millis: float = 0.0
+    """The processor time the search took, in milliseconds."""
 
 
 Rewards = Callable[[MatchState], Sequence[float]]
@@ -134,22 +140,16 @@ def search(
 ) -> Result:
     """The move to make among ``moves`` for ``seat``, searching worlds drawn by ``world``.
 
-    With an iteration budget, the search stops as soon as the most visited move leads every
-    other by more visits than there are iterations left: no outcome of those could change the
-    move chosen (the most visited), so they would cost time and change nothing. Every
-    iteration adds one visit to one of the root's moves, which makes the lead easy to keep."""
+    The search stops as soon as the most visited move leads every other by more visits than
+    there are iterations left: no outcome of those could change the move chosen (the most
+    visited), so they would cost time and change nothing. Every iteration adds one visit to
+    one of the root's moves, which makes the lead easy to keep. Under a time budget the
+    iterations left are estimated from the rate so far (:class:`Limits`)."""
     root = Node()
     worlds: list[MatchState] = []
-    deadline = math.inf if budget.millis is None else time.perf_counter() + budget.millis / 1000
-    ceiling = math.inf if budget.cpu_millis is None else time.thread_time() + budget.cpu_millis / 1000
-    timed = budget.millis is not None or budget.cpu_millis is not None
+    limits = Limits(budget)
     low, high = math.inf, -math.inf
     iterations = simulated = 0
-    if budget.iterations is not None:
-        limit: float = budget.iterations
-    else:
-        limit = DEFAULT_ITERATIONS if budget.millis is None else math.inf
-    cap = math.inf if budget.moves is None else budget.moves
     # a game's whole playout finishes a deal in one call, given rewards that read points
     finish: Finish | None = None
     of_points: Callable[[Sequence[int]], Sequence[float]] | None = None
@@ -158,9 +158,10 @@ def search(
     leader: Node | None = None
     lead = runner_up = 0
     while True:
-        if simulated >= cap or iterations >= limit or lead - runner_up > limit - iterations:
+        if simulated >= limits.cap:
             break
-        if timed and iterations and (time.perf_counter() >= deadline or time.thread_time() >= ceiling):
+        left = limits.left(iterations, root, leader)
+        if left <= 0 or lead - runner_up > left:
             break
         if len(worlds) < budget.worlds:
             drawn = world(rng)
@@ -197,7 +198,86 @@ def search(
         iterations += 1
     visits = {m: root.children[m].visits if m in root.children else 0 for m in moves}
     best = max(moves, key=lambda m: (visits[m], _mean(root.children.get(m))))
-    return Result(best, iterations, len(worlds), visits, simulated)
+    return Result(best, iterations, len(worlds), visits, simulated, limits.spent())
+
+
+class Limits:
+    """When a decision's search must stop, and how many iterations it has left.
+
+    The time limits follow Baier and Winands, "Time Management for Monte Carlo Tree Search"
+    (IEEE TCIAIG, 2016), whose strategies a searching player for games with a clock wants:
+
+    * **stop early** (their EARLY): the iterations left are estimated from the rate so far,
+      and the search stops once no outcome of that many could change the move chosen;
+    * **go on while unsettled** (UNST): at the end of the processor-time budget the search goes
+      on, up to the ceiling, while another move looks better than the one most visited.
+
+    With an iteration budget, every time is a ceiling only, so the search stays deterministic
+    wherever no time is reached. The clock (``millis``) and the ceiling are hard: nothing
+    extends them. Processor time is the decision thread's (``time.thread_time``), so the
+    referee's other seats, playing in other threads or processes, neither take from nor add
+    to it."""
+
+    def __init__(self, budget: Budget, cpu: Callable[[], float] = time.thread_time,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.cpu, self.clock = cpu, clock
+        """The processor time and the clock, in seconds: injected so that a test can run the
+        rules on a clock of its own."""
+        self.cpu_start = cpu()
+        self.clock_start = clock()
+        timed = budget.millis is not None or budget.cpu_millis is not None
+        if budget.iterations is not None:
+            self.iterations: float = budget.iterations
+        else:
+            self.iterations = math.inf if timed else DEFAULT_ITERATIONS
+        self.cap: float = math.inf if budget.moves is None else budget.moves
+        self.clock_end = math.inf if budget.millis is None else self.clock_start + budget.millis / 1000
+        self.soft = math.inf if budget.cpu_millis is None else self.cpu_start + budget.cpu_millis / 1000
+        ceiling = budget.ceiling_millis if budget.ceiling_millis is not None else budget.cpu_millis
+        self.hard = math.inf if ceiling is None else self.cpu_start + ceiling / 1000
+        self.timed = timed or budget.ceiling_millis is not None
+
+    def left(self, done: int, root: Node, leader: Node | None) -> float:
+        """The iterations the search may still make: those of its budget, or as many as its
+        rate so far fits in the time it has left; 0 to stop now."""
+        left = self.iterations - done
+        if not self.timed or not done:
+            return left
+        cpu, clock = self.cpu(), self.clock()
+        if clock >= self.clock_end or cpu >= self.hard:
+            return 0
+        if self.iterations < math.inf:  # the times are ceilings on an iteration budget
+            return left if cpu < self.soft else 0
+        end = self.soft
+        if cpu >= end:
+            if self.hard <= end or not unsettled(root, leader):
+                return 0
+            end = self.hard
+        rate = done / max(cpu - self.cpu_start, 1e-9)
+        left = min(left, rate * (end - cpu))
+        if self.clock_end < math.inf:
+            left = min(left, done / max(clock - self.clock_start, 1e-9) * (self.clock_end - clock))
+        return max(left, 1.0)
+
+    def spent(self) -> float:
+        """The processor time the decision spent, in milliseconds."""
+        return (self.cpu() - self.cpu_start) * 1000
+
+
+UNSETTLED_SHARE = 0.25
+"""A move counts against the most visited one only with at least this share of its visits:
+a move tried a few times can look best by luck."""
+
+
+def unsettled(root: Node, leader: Node | None) -> bool:
+    """Whether a move with a fair share of the visits scores better on average than the most
+    visited one, which the search would choose: the decision is not made yet, and more
+    iterations may change it."""
+    if leader is None:
+        return True
+    floor = leader.visits * UNSETTLED_SHARE
+    best = leader.reward / leader.visits
+    return any(n.visits >= floor and n.reward / n.visits > best for n in root.children.values() if n is not leader)
 
 
 def _descend(

@@ -1,9 +1,10 @@
 """The ``ismcts`` built-in player: information-set search over worlds its seat could be in.
 
 It follows the match from its seat's protocol lines only (:mod:`.view`), like an outside bot,
-and answers each request with :func:`.ismcts.search`. With an iteration budget its choices
-depend only on its lines, its parameters and the ``rng`` line of the header, so it is
-deterministic; with a time budget they depend on the machine's speed too.
+and answers each request with :func:`.ismcts.search`. By default it thinks for a processor
+time per decision (:data:`THINK_MS`), so its choices depend on the machine's speed; with an
+iteration budget they depend only on its lines, its parameters and the ``rng`` line of the
+header, so it is deterministic (the house levels, :mod:`cardcli.players.levels`).
 
 Its parameters come in the seat spec after ``ismcts:``, separated by commas
 (``ismcts:iterations=800,worlds=60``); docs/players.md lists them.
@@ -19,23 +20,27 @@ import attrs
 from ...errors import CardcliError, UsageError
 from ...seats.base import Request
 from ..heuristic import HeuristicPlayer
-from .ismcts import DEFAULT_ITERATIONS, Budget, deal_rewards, search
+from .ismcts import Budget, deal_rewards, search
 from .hooks import SearchHooks, policy_for
 from .view import Header, SeatView
 from .worlds import ImpossibleView
 
 
 PLAYOUTS = ("rule", "random", "card")
-NUMBERS = ("iterations", "ms", "cpu", "moves", "worlds", "c", "seed", "relative", "depth", "bids")
-COUNTS = ("iterations", "ms", "cpu", "moves", "worlds")
+NUMBERS = ("iterations", "ms", "cpu", "ceiling", "moves", "worlds", "c", "seed", "relative", "depth", "bids")
+COUNTS = ("iterations", "ms", "cpu", "ceiling", "moves", "worlds")
 """Parameters that must be at least 1."""
 
+THINK_MS = 500.0
+"""The processor time a decision spends searching when the seat spec names no budget: a
+faster machine, or a faster engine, makes a stronger player, as a chess engine's time control
+does. A settled decision stops sooner (:class:`~.ismcts.Limits`)."""
+
 CEILING_MS = 950.0
-"""The processor time a decision may take when the seat spec names no budget
-(:attr:`Budget.cpu_millis`), so that a decision stays under a second on a slow or busy
-machine. At the default iterations the trick games' decisions take at most half a second and
-Seep's first decisions of a deal (48 moves ahead) 0.5-1.14 s, depending on the day's speed of
-a shared 2-core machine (docs/players.md): the ceiling can cut only those, on a slow day."""
+"""How far an unsettled decision may go past :data:`THINK_MS` when the seat spec names no
+budget: the processor time a decision never exceeds, so that it stays under a second."""
+
+DEFAULT_BUDGET = Budget(cpu_millis=THINK_MS, ceiling_millis=CEILING_MS)
 
 
 @attrs.frozen
@@ -79,6 +84,7 @@ class Settings:
             iterations=int(fields["iterations"]) if "iterations" in fields else None,
             millis=fields.get("ms"),
             cpu_millis=fields.get("cpu"),
+            ceiling_millis=fields.get("ceiling"),
             worlds=int(fields.get("worlds", default.worlds)),
             exploration=fields.get("c", default.exploration),
             depth=int(fields.get("depth", 0)),
@@ -174,10 +180,9 @@ class IsmctsPlayer:
         budget = self.settings.budget
         if self.settings.house is not None:
             budget = attrs.evolve(budget, iterations=self.hooks.house_iterations[self.settings.house - 4])
-        elif budget.iterations is None and budget.millis is None:
-            named = budget.moves is not None or budget.cpu_millis is not None
-            budget = attrs.evolve(budget, iterations=self.hooks.iterations or DEFAULT_ITERATIONS,
-                                  cpu_millis=budget.cpu_millis if named else CEILING_MS)
+        elif budget.iterations is None and budget.millis is None and budget.cpu_millis is None:
+            budget = attrs.evolve(budget, cpu_millis=DEFAULT_BUDGET.cpu_millis,
+                                  ceiling_millis=budget.ceiling_millis or DEFAULT_BUDGET.ceiling_millis)
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
             policy = policy_for(self.hooks, view.n, self.settings.playout)

@@ -1,12 +1,11 @@
 """Seep's hooks for the search player: its seat view (:mod:`.search_view`), uniformly random
 playouts (or a card first, ``playout=card``), played whole deals at a time by the compact loop
-of :mod:`.playout`, and a smaller default budget.
+of :mod:`.playout`, and the house levels' budgets.
 
 The playouts stay uniformly random: a playout that always made the biggest capture scored
 worse, and so did one that drew a card first and then one of its moves (``playout=card``:
 decisions less than half as long, but 7.5 points a deal behind the uniform playouts on the
-same 45 deals with 4 players, at 200 iterations each; docs/players.md). A Seep decision at the
-search's default 400 iterations can take 1.5 s on a 2-core machine, so the default is 200.
+same 45 deals with 4 players, at 200 iterations each; docs/players.md).
 """
 
 from __future__ import annotations
@@ -37,7 +36,7 @@ def whole_playout(playout: str) -> Finish:
     return compact_finish(SeepMatch, compact, UnsupportedRules, lambda start, rng: (play_deal(start, rng, policy), moves_left(start)))
 
 
-SEARCH = SearchHooks(view=SeepView, iterations=200, house_iterations=(200, 400), card_policy=card_policy,
+SEARCH = SearchHooks(view=SeepView, house_iterations=(200, 400), card_policy=card_policy,
                      whole_playout=whole_playout)
-"""``house:4`` searches Seep's default 200 iterations: at 50 it lost to the heuristic (-4.6 points
+"""``house:4`` searches 200 iterations: at 50 it lost to the heuristic (-4.6 points
 a deal with 4 players, -4.0 with 2, on 200 duplicate deals; docs/performance.md)."""
