@@ -13,7 +13,7 @@ from cardcli.cards import Card
 from cardcli.games import registry
 from cardcli.games.dealing import shuffled
 from cardcli.games.notation import spent_card
-from cardcli.players.search.ismcts import Budget, deal_rewards, moves_of, search
+from cardcli.players.search.ismcts import Budget, Tree, deal_rewards, moves_of, search
 from cardcli.players.search.player import IsmctsPlayer, Settings
 from cardcli.players.search.hooks import policy_for
 from cardcli.players.search.worlds import ImpossibleView, Slot, allocate
@@ -263,9 +263,9 @@ def test_the_default_budget_is_processor_time_under_a_ceiling_and_a_named_budget
     budgets: list[Budget] = []
     real = player_module.search
 
-    def spy(world, seat, moves, rewards, budget, rng, policy):  # type: ignore[no-untyped-def]
+    def spy(world, seat, moves, rewards, budget, rng, policy, tree):  # type: ignore[no-untyped-def]
         budgets.append(budget)
-        return real(world, seat, moves, rewards, Budget(iterations=2), rng, policy)
+        return real(world, seat, moves, rewards, Budget(iterations=2), rng, policy, tree)
 
     monkeypatch.setattr(player_module, "search", spy)
     for game, players, spec, expected in (
@@ -308,6 +308,51 @@ def test_a_processor_time_budget_searches_until_its_time_is_spent() -> None:
     assert result.cpu_millis < 60 + 500
 
 
+def test_determinized_search_keeps_a_tree_per_world_and_is_one_search_in_one_world() -> None:
+    """With one world, one tree per world is the information-set tree: the same move, visits
+    and iterations. With several, the trees differ, and every iteration still counts once."""
+    state, seat, moves = _first_seep_play()
+    rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
+    policy = policy_for(registry.GAMES["seep"].search.load(), 4, "random")  # type: ignore[union-attr]
+    for worlds, same in ((1, True), (8, False)):
+        found = [search(lambda rng: state.clone(), seat, moves, rewards, Budget(iterations=120, worlds=worlds),
+                        random.Random(4), policy, tree) for tree in Tree]
+        if same:
+            assert found[0] == found[1]
+        else:
+            assert found[0].visits != found[1].visits
+        for result in found:
+            assert sum(result.visits.values()) == result.iterations
+
+
+def test_the_determinized_and_stepwise_players_play_whole_matches(monkeypatch) -> None:
+    """``tree=pimc`` and ``stepwise=1`` (no whole-playout loop: the playouts go move by move)
+    finish a match in every trick game and Seep, each deterministic at an iteration budget."""
+    from cardcli.players.search import playouts
+
+    whole_calls = 0
+    real = playouts.WholePlayout.__init__
+
+    def counted(self, step, finish):  # type: ignore[no-untyped-def]
+        def finish_counted(state, rng):  # type: ignore[no-untyped-def]
+            nonlocal whole_calls
+            whole_calls += 1
+            return finish(state, rng)
+        real(self, step, finish_counted)
+
+    monkeypatch.setattr(playouts.WholePlayout, "__init__", counted)
+    for game, players in (("peppa", 4), ("seep", 2), ("pepper", 3), ("pigugnin", 4)):
+        for spec, whole in ((f"ismcts:{SMALL},tree=pimc", True), (f"ismcts:{SMALL},stepwise=1", False)):
+            whole_calls = 0
+            runs = []
+            for _ in range(2):
+                setup = registry.resolve(game, None, {}, players, 7)
+                seats = [builtin(spec, "i", 7), *(builtin("heuristic", "h", 7) for _ in range(players - 1))]
+                runs.append(play_match(setup, seats, MatchSettings(max_deals=1)).record["deals"])
+            assert runs[0] == runs[1], spec
+            assert (whole_calls > 0) == whole, spec
+
+
 def test_worlds_respect_voids_even_when_they_leave_one_way() -> None:
     cards = [Card.parse(t) for t in ("2H", "3H", "4H", "5S", "6S", "7S")]
     slots = [Slot("a", 3, frozenset({"S"})), Slot("b", 3, frozenset({"H"}))]
@@ -343,6 +388,8 @@ def test_a_view_that_cannot_be_filled_says_so() -> None:
     ("ismcts:bids=2", "bids=2 is out of range"),
     ("ismcts:height=3", "unknown parameter"),
     ("ismcts:playout=smart", "playout must be one of"),
+    ("ismcts:tree=oracle", "tree must be one of"),
+    ("ismcts:stepwise=2", "stepwise must be 0 or 1"),
     ("ismcts:worlds=0", "out of range"),
     ("ismcts:moves=0", "out of range"),
 ])

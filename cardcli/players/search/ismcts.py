@@ -6,7 +6,9 @@ lets the search assume it knows the hidden cards ("strategy fusion"). ISMCTS ins
 tree over the moves, shared by every world: each iteration draws a world, walks down the tree
 using only the moves legal in that world, and scores the moves by UCB with *availability*
 counts (how often a move could have been chosen) in place of the parent's visits, so a move
-legal in few worlds is not starved.
+legal in few worlds is not starved. Determinized search (perfect-information Monte Carlo,
+PIMC, as Ginsberg's GIB played Bridge) is here too, for comparison (:class:`Tree`): one tree
+per world, and the root's visits summed over the trees.
 
 Each node scores the move that leads to it from the point of view of the seat that made it
 (max-n), so opponents in the tree play for themselves. A playout finishes the deal with random
@@ -18,6 +20,7 @@ doing better than the others rather than a raw score whose scale differs by game
 
 from __future__ import annotations
 
+import enum
 import math
 import random
 import time
@@ -49,7 +52,7 @@ class Budget:
     not the clock, so that other work on the machine does not shorten the search. The search
     may end sooner, once the move it would choose can no longer change in the time left (at
     the rate it has searched so far), and later, up to :attr:`ceiling_millis`, while the
-    decision is unsettled (:func:`unsettled`)."""
+    decision is unsettled (:meth:`RootStats.unsettled`)."""
     ceiling_millis: float | None = None
     """A hard limit on the decision's processor time, in milliseconds, that nothing extends.
     None: :attr:`cpu_millis`. With an iteration budget alone, a ceiling changes nothing but the
@@ -65,6 +68,19 @@ class Budget:
     iteration costs about the moves left in the deal, so the first decisions of a deal take
     several times as long as the last: the cap bounds them, as a time budget would, yet stays
     deterministic."""
+
+
+class Tree(enum.Enum):
+    """How the search's trees share the worlds."""
+
+    INFORMATION_SET = "ismcts"
+    """One tree for every world (Cowling, Powley and Whitehouse): the moves are judged over
+    all the worlds at once, so the search cannot plan on knowing the hidden cards."""
+    DETERMINIZED = "pimc"
+    """One tree per world, each searched as if its cards were seen, and the root's visits
+    summed over the trees (perfect-information Monte Carlo): deeper trees for the same
+    iterations in every world, but each plans as if it knew the hidden cards ("strategy
+    fusion", Frank and Basin)."""
 
 
 class Node:
@@ -87,8 +103,9 @@ class Result:
     visits: dict[str, int]
     simulated: int = 0
     """Moves simulated, the tree's and the playouts' (what :attr:`Budget.moves` caps)."""
-    cpu_millis: float = 0.0
-    """The processor time the search took, in milliseconds."""
+    cpu_millis: float = attrs.field(default=0.0, eq=False)
+    """The processor time the search took, in milliseconds: not part of what two searches
+    must share to be the same search."""
 
 
 Rewards = Callable[[MatchState], Sequence[float]]
@@ -137,6 +154,7 @@ def search(
     budget: Budget,
     rng: random.Random,
     policy: Policy = random_policy,
+    tree: Tree = Tree.INFORMATION_SET,
 ) -> Result:
     """The move to make among ``moves`` for ``seat``, searching worlds drawn by ``world``.
 
@@ -145,8 +163,9 @@ def search(
     visited), so they would cost time and change nothing. Every iteration adds one visit to
     one of the root's moves, which makes the lead easy to keep. Under a time budget the
     iterations left are estimated from the rate so far (:class:`Limits`)."""
-    root = Node()
+    roots: list[Node] = []
     worlds: list[MatchState] = []
+    stats = RootStats()
     limits = Limits(budget)
     low, high = math.inf, -math.inf
     iterations = simulated = 0
@@ -155,21 +174,23 @@ def search(
     of_points: Callable[[Sequence[int]], Sequence[float]] | None = None
     if isinstance(policy, WholePlayout) and isinstance(rewards, DealRewards):
         finish, of_points = policy.finish, rewards.of_points
-    leader: Node | None = None
-    lead = runner_up = 0
     while True:
         if simulated >= limits.cap:
             break
-        left = limits.left(iterations, root, leader)
-        if left <= 0 or lead - runner_up > left:
+        left = limits.left(iterations, stats)
+        if left <= 0 or stats.margin() > left:
             break
         if len(worlds) < budget.worlds:
             drawn = world(rng)
             moves_of(drawn, seat)  # its root moves, found once: the iterations' copies share them
             worlds.append(drawn)
-        state = worlds[iterations % len(worlds)].clone()
+            if tree is Tree.DETERMINIZED or not roots:
+                roots.append(Node())
+        index = iterations % len(worlds)
+        state = worlds[index].clone()
         spread = high - low if high > low else 1.0
-        path = _descend(root, state, seat, moves, budget.exploration * spread, rng, budget.depth)
+        root = roots[index if tree is Tree.DETERMINIZED else 0]
+        first, path = _descend(root, state, seat, moves, budget.exploration * spread, rng, budget.depth)
         simulated += len(path)
         finished = None
         if finish is not None and not (state.needs_deal() or state.is_over()):
@@ -186,19 +207,61 @@ def search(
         for node, mover in path:
             node.visits += 1
             node.reward += scores[mover]
-        chosen = path[0][0]
-        if chosen is leader:
-            lead += 1
-        elif chosen.visits > lead:
-            leader, lead, runner_up = chosen, chosen.visits, lead
-        elif chosen.visits > runner_up:
-            runner_up = chosen.visits
+        stats.record(first, scores[seat])
         low = min(low, *scores)
         high = max(high, *scores)
         iterations += 1
-    visits = {m: root.children[m].visits if m in root.children else 0 for m in moves}
-    best = max(moves, key=lambda m: (visits[m], _mean(root.children.get(m))))
+    visits = {m: stats.visits.get(m, 0) for m in moves}
+    best = max(moves, key=lambda m: (visits[m], stats.mean(m)))
     return Result(best, iterations, len(worlds), visits, simulated, limits.spent())
+
+
+class RootStats:
+    """The root's moves over every tree (one tree, or one per world): their visits and
+    rewards, from the searching seat's point of view, and the lead of the most visited."""
+
+    __slots__ = ("visits", "reward", "leader", "lead", "runner_up")
+
+    def __init__(self) -> None:
+        self.visits: dict[str, int] = {}
+        self.reward: dict[str, float] = {}
+        self.leader: str | None = None
+        self.lead = 0
+        """The visits of the most visited move."""
+        self.runner_up = 0
+        """The most visits of any other move."""
+
+    def record(self, move: str, reward: float) -> None:
+        visits = self.visits[move] = self.visits.get(move, 0) + 1
+        self.reward[move] = self.reward.get(move, 0.0) + reward
+        if move == self.leader:
+            self.lead = visits
+        elif visits > self.lead:
+            self.leader, self.lead, self.runner_up = move, visits, self.lead
+        elif visits > self.runner_up:
+            self.runner_up = visits
+
+    def margin(self) -> int:
+        return self.lead - self.runner_up
+
+    def mean(self, move: str) -> float:
+        visits = self.visits.get(move, 0)
+        return self.reward[move] / visits if visits else -math.inf
+
+    def unsettled(self) -> bool:
+        """Whether a move with a fair share of the visits scores better on average than the
+        most visited one, which the search would choose: the decision is not made yet, and
+        more iterations may change it."""
+        if self.leader is None:
+            return True
+        floor = self.lead * UNSETTLED_SHARE
+        best = self.mean(self.leader)
+        return any(v >= floor and self.mean(m) > best for m, v in self.visits.items() if m != self.leader)
+
+
+UNSETTLED_SHARE = 0.25
+"""A move counts against the most visited one only with at least this share of its visits:
+a move tried a few times can look best by luck."""
 
 
 class Limits:
@@ -237,7 +300,7 @@ class Limits:
         self.hard = math.inf if ceiling is None else self.cpu_start + ceiling / 1000
         self.timed = timed or budget.ceiling_millis is not None
 
-    def left(self, done: int, root: Node, leader: Node | None) -> float:
+    def left(self, done: int, stats: RootStats) -> float:
         """The iterations the search may still make: those of its budget, or as many as its
         rate so far fits in the time it has left; 0 to stop now."""
         left = self.iterations - done
@@ -250,7 +313,7 @@ class Limits:
             return left if cpu < self.soft else 0
         end = self.soft
         if cpu >= end:
-            if self.hard <= end or not unsettled(root, leader):
+            if self.hard <= end or not stats.unsettled():
                 return 0
             end = self.hard
         rate = done / max(cpu - self.cpu_start, 1e-9)
@@ -264,28 +327,14 @@ class Limits:
         return (self.cpu() - self.cpu_start) * 1000
 
 
-UNSETTLED_SHARE = 0.25
-"""A move counts against the most visited one only with at least this share of its visits:
-a move tried a few times can look best by luck."""
-
-
-def unsettled(root: Node, leader: Node | None) -> bool:
-    """Whether a move with a fair share of the visits scores better on average than the most
-    visited one, which the search would choose: the decision is not made yet, and more
-    iterations may change it."""
-    if leader is None:
-        return True
-    floor = leader.visits * UNSETTLED_SHARE
-    best = leader.reward / leader.visits
-    return any(n.visits >= floor and n.reward / n.visits > best for n in root.children.values() if n is not leader)
-
-
 def _descend(
     root: Node, state: MatchState, seat: int, moves: Sequence[str], scale: float, rng: random.Random, depth: int
-) -> list[tuple[Node, int]]:
-    """Select down the tree and expand one move; the nodes walked, each with its mover."""
+) -> tuple[str, list[tuple[Node, int]]]:
+    """Select down the tree and expand one move; the root's move chosen, and the nodes
+    walked, each with its mover."""
     path: list[tuple[Node, int]] = []
     node, mover, legal = root, seat, moves
+    first = ""
     while True:
         children = node.children
         fresh = [m for m in legal if m not in children]
@@ -299,20 +348,17 @@ def _descend(
             child.available = 1
             state.apply_quietly(mover, move)
             path.append((child, mover))
-            return path
+            return first or move, path
         move = max(legal, key=lambda m: _ucb(children[m], scale))
         state.apply_quietly(mover, move)
         node = children[move]
         path.append((node, mover))
+        first = first or move
         if state.needs_deal() or state.is_over() or len(path) == depth:
-            return path
+            return first, path
         mover = state.current_player()  # type: ignore[attr-defined]
         legal = moves_of(state, mover)
 
 
 def _ucb(node: Node, scale: float) -> float:
     return node.reward / node.visits + scale * math.sqrt(math.log(node.available) / node.visits)
-
-
-def _mean(node: Node | None) -> float:
-    return node.reward / node.visits if node is not None and node.visits else -math.inf

@@ -20,14 +20,17 @@ import attrs
 from ...errors import CardcliError, UsageError
 from ...seats.base import Request
 from ..heuristic import HeuristicPlayer
-from .ismcts import Budget, deal_rewards, search
+from .ismcts import Budget, Tree, deal_rewards, search
 from .hooks import SearchHooks, policy_for
+from .playouts import WholePlayout
 from .view import Header, SeatView
 from .worlds import ImpossibleView
 
 
 PLAYOUTS = ("rule", "random", "card")
-NUMBERS = ("iterations", "ms", "cpu", "ceiling", "moves", "worlds", "c", "seed", "relative", "depth", "bids")
+TREES = tuple(t.value for t in Tree)
+NUMBERS = ("iterations", "ms", "cpu", "ceiling", "moves", "worlds", "c", "seed", "relative", "depth", "bids",
+           "stepwise")
 COUNTS = ("iterations", "ms", "cpu", "ceiling", "moves", "worlds")
 """Parameters that must be at least 1."""
 
@@ -55,6 +58,12 @@ class Settings:
     bids: float = 1.0
     """Below 1, Pepper's worlds are weighed by how well they fit the bids, keeping this
     much of a world's chance per trick a bid is off (:mod:`.pepper_bids`)."""
+    tree: Tree = Tree.INFORMATION_SET
+    """One tree over every world, or one per world (``tree=pimc``): :class:`~.ismcts.Tree`."""
+    stepwise: bool = False
+    """Play every playout move by move through the engine (``stepwise=1``), not by the game's
+    whole-playout loop: the same policy, slower; the player as it was before the loops, for
+    measuring what their speed is worth at equal time."""
     house: int | None = None
     """The house level this player is (4 or 5, :mod:`cardcli.players.levels`): its iterations
     are the game's for that level (:attr:`SearchHooks.house_iterations`), with no time ceiling,
@@ -65,6 +74,7 @@ class Settings:
         """``iterations=800,worlds=40`` and the like; a bad parameter is a usage error."""
         fields: dict[str, float] = {}
         playout = "rule"
+        tree = Tree.INFORMATION_SET
         delegate: frozenset[str] | None = None
         for item in filter(None, text.split(",")):
             name, sep, raw = (part.strip() for part in item.partition("="))
@@ -74,10 +84,14 @@ class Settings:
                 if raw not in PLAYOUTS:
                     raise UsageError(f"ismcts: playout must be one of {', '.join(PLAYOUTS)}, not {raw!r}")
                 playout = raw
+            elif name == "tree" and sep:
+                if raw not in TREES:
+                    raise UsageError(f"ismcts: tree must be one of {', '.join(TREES)}, not {raw!r}")
+                tree = Tree(raw)
             elif name in NUMBERS and sep:
                 fields[name] = _number(name, raw)
             else:
-                known = ", ".join((*NUMBERS, "playout", "delegate"))
+                known = ", ".join((*NUMBERS, "playout", "tree", "delegate"))
                 raise UsageError(f"ismcts: unknown parameter {item!r}; parameters: {known}")
         default = Budget()
         budget = Budget(
@@ -93,7 +107,11 @@ class Settings:
         bids = fields.get("bids", 1.0)
         if bids > 1:
             raise UsageError(f"ismcts: bids={bids:g} is out of range (0 to 1)")
-        return cls(budget, int(fields.get("seed", 0)), playout, fields.get("relative", 0.0), delegate, bids)
+        stepwise = fields.get("stepwise", 0)
+        if stepwise not in (0, 1):
+            raise UsageError(f"ismcts: stepwise must be 0 or 1, not {stepwise:g}")
+        return cls(budget, int(fields.get("seed", 0)), playout, fields.get("relative", 0.0), delegate, bids,
+                   tree, stepwise == 1)
 
 
 def _number(name: str, raw: str) -> float:
@@ -186,7 +204,9 @@ class IsmctsPlayer:
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
             policy = policy_for(self.hooks, view.n, self.settings.playout)
-            result = search(view.world, view.seat, request.moves, rewards, budget, rng, policy)
+            if self.settings.stepwise and isinstance(policy, WholePlayout):
+                policy = policy.step
+            result = search(view.world, view.seat, request.moves, rewards, budget, rng, policy, self.settings.tree)
         except ImpossibleView:
             self._fail()
             return self.fallback.choose(request)
