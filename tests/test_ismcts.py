@@ -13,7 +13,7 @@ from cardcli.cards import Card
 from cardcli.games import registry
 from cardcli.games.dealing import shuffled
 from cardcli.games.notation import spent_card
-from cardcli.players.search.ismcts import Budget, Tree, deal_rewards, moves_of, search
+from cardcli.players.search.ismcts import Budget, DealRewards, Tree, deal_rewards, moves_of, search
 from cardcli.players.search.player import IsmctsPlayer, Settings
 from cardcli.players.search.hooks import policy_for
 from cardcli.players.search.worlds import ImpossibleView, Slot, allocate
@@ -90,6 +90,27 @@ def test_a_seep_bidder_that_opened_with_a_house_held_its_key_among_its_first_fou
     result = play_match(setup, seats, MatchSettings(max_deals=1))
     assert result.record["deals"][0]["moves"][1]["move"] == "build:11:JC,2D+9S"
     assert result.completed and player.failures == 0 and player.checked >= 20
+
+
+@pytest.mark.parametrize("game", ["seep", "pepper"])
+def test_a_partner_in_the_search_plays_for_the_seat_s_side(game: str) -> None:
+    """The tree scores each move for the seat that made it (max-n). In the partnership games
+    a partner's reward is the seat's own, on every deal the engine scores and with any weight
+    on the opponents' points, so the partner's moves in the tree are chosen for the side: the
+    search models it as cooperating, and the opponents as playing against both."""
+    setup = registry.resolve(game, None, {}, 4, 11)
+    teams = setup.spec.teams(4)
+    assert sorted(map(sorted, teams)) == [[0, 2], [1, 3]]
+    record = play_match(setup, [builtin("heuristic", f"h{i}", 11) for i in range(4)],
+                        MatchSettings(max_deals=4)).record
+    assert len(record["deals"]) >= 2
+    for relative in (0.0, 0.5, 1.0):
+        rewards = DealRewards(4, setup.spec.lower_is_better, teams, relative)
+        for deal in record["deals"]:
+            scores = rewards.of_points(deal["points"])
+            assert scores[0] == scores[2] and scores[1] == scores[3], deal["points"]
+        mine, theirs = rewards.of_points([10, 0, 10, 0]), rewards.of_points([0, 10, 0, 10])
+        assert mine[0] > theirs[0] and mine[1] < theirs[1]
 
 
 def test_worlds_weighed_by_pepper_bids_still_fit_and_favour_the_bidder() -> None:
