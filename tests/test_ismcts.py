@@ -407,6 +407,8 @@ def test_a_view_that_cannot_be_filled_says_so() -> None:
 @pytest.mark.parametrize("spec,message", [
     ("ismcts:iterations=lots", "iterations must be a number"),
     ("ismcts:bids=2", "bids=2 is out of range"),
+    ("ismcts:model=0", "model=0 is out of range"),
+    ("ismcts:model=1.5", "model=1.5 is out of range"),
     ("ismcts:height=3", "unknown parameter"),
     ("ismcts:playout=smart", "playout must be one of"),
     ("ismcts:tree=oracle", "tree must be one of"),

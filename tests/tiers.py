@@ -64,6 +64,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_human": "process",
     "test_interrupted": "process fast",
     "test_ismcts": "process",
+    "test_world_model": "unit",
     "test_house_levels": "process",
     "test_layers": "process fast",
     "test_static": "process",

@@ -14,6 +14,7 @@ import attrs
 
 from .playouts import Finish, Policy, WholePlayout, random_policy
 from .view import SeatView
+from .weighing import PlayModel, rule_model
 
 
 @attrs.frozen
@@ -55,3 +56,13 @@ def _step_policy(hooks: SearchHooks, num_players: int, playout: str) -> Policy:
     if playout == "card" and hooks.card_policy is not None:
         return hooks.card_policy
     return random_policy
+
+
+def play_model(hooks: SearchHooks, num_players: int, miss: float) -> PlayModel | None:
+    """The model of the other seats' plays that weighs the worlds (``ismcts:model=W``, ``miss``
+    the W): the game's rule of thumb where it is a trick rule (Peppa, Il Pigugnìn, Pepper);
+    None when ``miss`` is 1 (off) or the game has no such rule. Seep has none: its playouts
+    are uniformly random, and a uniform model weighs every world alike."""
+    if miss >= 1 or hooks.rule_policy is None:
+        return None
+    return rule_model(hooks.rule_policy(num_players), miss)

@@ -21,7 +21,7 @@ from ...errors import CardcliError, UsageError
 from ...seats.base import Request
 from ..heuristic import HeuristicPlayer
 from .ismcts import Budget, Tree, deal_rewards, search
-from .hooks import SearchHooks, policy_for
+from .hooks import SearchHooks, play_model, policy_for
 from .playouts import WholePlayout
 from .view import Header, SeatView
 from .worlds import ImpossibleView
@@ -30,7 +30,7 @@ from .worlds import ImpossibleView
 PLAYOUTS = ("rule", "random", "card")
 TREES = tuple(t.value for t in Tree)
 NUMBERS = ("iterations", "ms", "cpu", "ceiling", "moves", "worlds", "c", "seed", "relative", "depth", "bids",
-           "stepwise")
+           "stepwise", "model")
 COUNTS = ("iterations", "ms", "cpu", "ceiling", "moves", "worlds")
 """Parameters that must be at least 1."""
 
@@ -68,6 +68,10 @@ class Settings:
     """The house level this player is (4 or 5, :mod:`cardcli.players.levels`): its iterations
     are the game's for that level (:attr:`SearchHooks.house_iterations`), with no time ceiling,
     so that it plays the same on any machine."""
+    model: float = 1.0
+    """Below 1, the worlds are weighed by the other seats' plays in the deal: a play the
+    game's model of them would not have made in a world keeps this much of its chance
+    (:func:`~.hooks.play_model`; 1, every fitting world alike)."""
 
     @classmethod
     def parse(cls, text: str) -> "Settings":
@@ -107,11 +111,14 @@ class Settings:
         bids = fields.get("bids", 1.0)
         if bids > 1:
             raise UsageError(f"ismcts: bids={bids:g} is out of range (0 to 1)")
+        model = fields.get("model", 1.0)
+        if not 0 < model <= 1:
+            raise UsageError(f"ismcts: model={model:g} is out of range (above 0, at most 1)")
         stepwise = fields.get("stepwise", 0)
         if stepwise not in (0, 1):
             raise UsageError(f"ismcts: stepwise must be 0 or 1, not {stepwise:g}")
         return cls(budget, int(fields.get("seed", 0)), playout, fields.get("relative", 0.0), delegate, bids,
-                   tree, stepwise == 1)
+                   tree, stepwise == 1, model=model)
 
 
 def _number(name: str, raw: str) -> float:
@@ -175,6 +182,7 @@ class IsmctsPlayer:
         self.hooks = hooks.load()
         view = self.hooks.view(header)
         view.bid_weight = self.settings.bids
+        view.play_model = play_model(self.hooks, view.n, self.settings.model)
         return view
 
     def _delegated(self) -> frozenset[str]:

@@ -12,6 +12,11 @@ another one drawn.
 At the end of each deal the copy is moved on to the next deal by one such world replayed to
 the end. The deal's points depend only on what was played, which every world shares, so the
 copy's totals must be the ones the referee announced: that is checked on every deal.
+
+Fitting worlds are not all alike likely. A game's view may draw its unseen cards weighed by
+what the deal shows of the hands (Pepper's bids); and a view with a model of the other seats'
+plays (:attr:`SeatView.play_model`) weighs each world by how well it explains them, keeping one
+of several candidates by its weight (:mod:`.weighing`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from ...games import registry
 from ...games.view import view_for
 from ...games.base import MatchState
 from ...errors import MoveError
+from .weighing import PlayModel, weighed_draw
 from .worlds import ImpossibleView
 
 WORLD_TRIES = 200
@@ -111,7 +117,11 @@ class SeatView:
         for name, value in header.options:
             self.info.update(["option", name, value])
         self.bid_weight = 1.0
-        """Pepper's view weighs its worlds by the bids when this is below 1 (:mod:`.pepper_bids`)."""
+        """Pepper's view weighs its worlds by the bids when this is below 1
+        (:mod:`cardcli.plugins.pepper.bids`)."""
+        self.play_model: PlayModel | None = None
+        """The model of the other seats' plays that weighs the worlds (``ismcts:model=W``);
+        None: every fitting world alike."""
 
     # -- lines ------------------------------------------------------------------------------
 
@@ -132,7 +142,7 @@ class SeatView:
         self.reset_deal()
 
     def _finish_deal(self, totals: list[int]) -> None:
-        state = self.world(random.Random(0))
+        state, _ = self._replayed(random.Random(0))
         scores = state.deal_scores
         if not (state.needs_deal() or state.is_over()) or not scores or list(scores[-1].totals) != totals:
             raise ImpossibleView(f"deal {self.deal_number}: the replayed deal does not give the announced totals")
@@ -141,19 +151,32 @@ class SeatView:
     # -- worlds -----------------------------------------------------------------------------
 
     def world(self, rng: random.Random) -> MatchState:
-        """The match now, in a world drawn at random among those that fit the seat's view."""
+        """The match now, in a world drawn at random among those that fit the seat's view;
+        with a play model, the worlds that explain the other seats' plays drawn more often."""
+        if self.play_model is None:
+            return self._replayed(rng)[0]
+        state, _ = weighed_draw(lambda r: self._replayed(r, weighed=True), lambda drawn: drawn[1], rng)
+        return state
+
+    def _replayed(self, rng: random.Random, weighed: bool = False) -> tuple[MatchState, float]:
+        """A fitting world and, if ``weighed``, its weight: the product of the chances the
+        play model gives the other seats' moves, each read just before it is replayed."""
         assert self.start is not None and self.layout is not None
+        model = self.play_model if weighed else None
         for _ in range(WORLD_TRIES):
             dealt = self.deal_unseen(rng)
             state = self.start.clone()
             state.deal(self.layout.deck(dealt))
+            weight = 1.0
             try:
                 for seat, token in self.replay(dealt):
+                    if model is not None and seat != self.seat:
+                        weight *= model.weight(state, seat, token, rng)
                     state.apply_quietly(seat, token)
             except MoveError:
                 self.refused += 1
                 continue
-            return state
+            return state, weight
         raise ImpossibleView(f"no world fits the view of seat {self.seat} after {WORLD_TRIES} tries")
 
     # -- what each game fills in ------------------------------------------------------------

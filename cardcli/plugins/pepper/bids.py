@@ -4,9 +4,10 @@ Every deal makes the same bids legal, so the auction cannot rule a world out; bu
 bid 4 rarely holds a hand worth one trick, and a seat that passed when 1 was open rarely holds
 three sure tricks. The search weighs each world it draws by how well every other seat's
 dealt hand fits its bids, as judged by the heuristic's trick count (the model of a sensible
-bidder the players share), and keeps a world with that weight as its chance (rejection
-sampling). The weight is never zero: a bot that bids wildly only makes the worlds less sharp,
-never impossible.
+bidder the players share), and keeps one of several drawn deals with chance proportional to
+that weight (:func:`~cardcli.players.search.weighing.weighed_draw`, the one weighed draw the
+search has, which says why it resamples rather than rejects). The weight is never zero: a bot
+that bids wildly only makes the worlds less sharp, never impossible.
 
 It is off unless asked for (``ismcts:bids=0.35``): over the same 100 deals it changed the
 player's points by -0.02 with 3 players and +0.02 with 4, both well inside the noise, while
@@ -15,14 +16,10 @@ making the decisions about a fifth slower (docs/players.md).
 
 from __future__ import annotations
 
-import random
-from typing import Callable, Hashable, Mapping, Sequence
+from typing import Sequence
 
 from ...cards import Card
 from .heuristic import PepperHeuristic
-
-TRIES = 24
-"""Worlds drawn at most before the best-weighted one is kept."""
 
 
 class BidModel:
@@ -60,21 +57,3 @@ class BidModel:
 
     def _partner_holds(self, seat: int, high: tuple[int, int] | None) -> bool:
         return self.num_players == 4 and high is not None and high[0] == (seat + 2) % 4
-
-
-def weighted_draw(
-    draw: Callable[[random.Random], dict[Hashable, list[Card]]],
-    weight: Callable[[Mapping[Hashable, Sequence[Card]]], float],
-    rng: random.Random,
-) -> dict[Hashable, list[Card]]:
-    """A draw kept with its weight as its chance; after :data:`TRIES`, the best one seen."""
-    best, best_weight = None, -1.0
-    for _ in range(TRIES):
-        dealt = draw(rng)
-        w = weight(dealt)
-        if rng.random() < w:
-            return dealt
-        if w > best_weight:
-            best, best_weight = dealt, w
-    assert best is not None
-    return best
