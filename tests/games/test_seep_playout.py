@@ -32,6 +32,7 @@ from cardcli.games.card_bits import DECK
 from cardcli.games.dealing import shuffled
 from cardcli.plugins.seep import playout
 from cardcli.plugins.seep.effects import CEMENTED, LOOSE, MADE, OWNERS, REMOVED, VERB, Move, token
+from cardcli.plugins.seep.floor import floor_groups
 from cardcli.plugins.seep.rules import SeepMatch, SeepOptions
 from cardcli.players.search.ismcts import deal_rewards
 
@@ -191,6 +192,17 @@ def test_a_playout_untraced_plays_what_the_traced_one_plays():
         for policy in playout.POLICIES:
             traced = playout.play_deal(state, random.Random(seed), policy, trace=[])
             assert playout.play_deal(state, random.Random(seed), policy) == traced, (seed, policy)
+
+
+def test_the_groups_of_a_floor_of_one_or_two_cards_are_the_walk_s():
+    """The loop finds the groups of the smallest floors without :func:`floor_groups`'s walk;
+    they must be the same groups in the same order, as the order of the moves, and so the
+    move a random draw picks, follows them."""
+    for first in range(52):
+        assert list(map(list, playout._small_groups((first,)))) == list(map(list, floor_groups((first,))))
+        for second in range(first + 1, 52):
+            floor = (first, second)
+            assert list(map(list, playout._small_groups(floor))) == list(map(list, floor_groups(floor))), floor
 
 
 def test_an_option_the_loop_does_not_know_is_refused():
