@@ -4,9 +4,9 @@ Every deal makes the same bids legal, so the auction cannot rule a world out; bu
 bid 4 rarely holds a hand worth one trick, and a seat that passed when 1 was open rarely holds
 three sure tricks. The search weighs each world it draws by how well every other seat's
 dealt hand fits its bids, as judged by the heuristic's trick count (the model of a sensible
-bidder the players share), and keeps one of several drawn deals with chance proportional to
-that weight (:func:`~cardcli.players.search.weighing.weighed_draw`, the one weighed draw the
-search has, which says why it resamples rather than rejects). The weight is never zero: a bot
+bidder the players share), and keeps a world with that weight as its chance (rejection
+sampling, :func:`~cardcli.players.search.weighing.accepted_draw`, beside the search's other
+weighed draw, which says when each fits). The weight is never zero unless ``bids=0``: a bot
 that bids wildly only makes the worlds less sharp, never impossible.
 
 It is off unless asked for (``ismcts:bids=0.35``): over the same 100 deals it changed the

@@ -17,7 +17,7 @@ from ...players.search.hooks import SearchHooks
 from ...players.search.playouts import Finish, Policy, TrickPolicy, compact_finish
 from ...players.search.trick_view import TrickView
 from ...players.search.view import other_seats
-from ...players.search.weighing import weighed_draw
+from ...players.search.weighing import accepted_draw
 from ...players.search.worlds import Slot
 from .bids import BidModel
 from .playout import GREEDY, RANDOM, UnsupportedRules, compact, finish_deal
@@ -48,7 +48,7 @@ class PepperView(TrickView):
                 w *= model.weight(s, dealt[s], bids)
             return w
 
-        return weighed_draw(super().deal_unseen, weight, rng)
+        return accepted_draw(super().deal_unseen, weight, rng)
 
     def unseen_places(self) -> list[Slot]:
         if self.n != 2:
