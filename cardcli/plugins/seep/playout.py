@@ -53,7 +53,7 @@ from ...errors import CardcliError
 from ...games.card_bits import DECK, INDEX, indices, mask_of
 from ...games.sides import side_map, sides_for
 from .effects import ALONE, CEMENTED, LOOSE, MADE, OWNERS, REMOVED, THROWS, VERB, Effect, Move
-from .floor import VALUES, Bucket, floor_groups, floor_sums
+from .floor import VALUES, Bucket, floor_groups
 from .moves import Turn
 from .options import SeepOptions
 from .position import Holding, Known
@@ -385,7 +385,7 @@ class _Mover:
 
     __slots__ = (
         "rules", "cementing", "maximal", "last_key", "player_scope", "coowner", "break_own", "break_partner",
-        "max_houses", "seat", "side", "held", "twice", "houses", "floor", "groups_of", "floor_cards",
+        "max_houses", "seat", "side", "held", "twice", "houses", "floor", "groups_of",
         "unkept", "unkept_if_spent", "targets", "capture_values", "build_values", "cement_values",
         "break_values", "live", "_cementing",
     )
@@ -402,7 +402,6 @@ class _Mover:
         self.break_partner = options.break_partner_house
         self.max_houses = options.max_houses
         self.groups_of: Sequence[Sequence[int]] | None = None
-        self.floor_cards: Sequence[int] | None = None
 
     def at(self, seat: int, held: list[int], hand: int, houses: dict[int, list[Any]], floor: int) -> None:
         """Read the position: ``held`` is every seat's values (bits), ``hand`` the mover's
@@ -415,9 +414,9 @@ class _Mover:
         twice = self.twice = _twice(hand, held_values & _HOUSE_BITS) if held_values & _HOUSE_BITS else 0
         self.houses = houses
         self.floor = floor
-        cards = self.floor_cards = indices(floor)
         self.groups_of = None
-        values, mirrored = floor_sums(cards)
+        values = _floor_values(floor)
+        mirrored = _MIRROR_7[values & 127] << 7 | _MIRROR_7[values >> 7]
         self.unkept = self.unkept_if_spent = 0
         if not houses:
             targets = held_values & _HOUSE_BITS
@@ -467,15 +466,8 @@ class _Mover:
         held_values = held[seat]
         self.houses = houses
         self.floor = floor
-        self.floor_cards = None  # listed only when a move needs the floor's groups
         self.groups_of = None
-        values = 1
-        rest = floor
-        while rest:
-            low = rest & -rest
-            values = (values | values << VALUES[low.bit_length() - 1]) & 0x3FFF
-            rest ^= low
-        values &= ~1
+        values = _floor_values(floor)
         bit = 1 << v
         # the house values held twice or more, which only the houses and a build of v itself read
         if houses or held_values & values & bit & _HOUSE_BITS:
@@ -527,10 +519,8 @@ class _Mover:
         when a move first needs them."""
         found = self.groups_of
         if found is None:
-            cards = self.floor_cards
-            if cards is None:
-                cards = self.floor_cards = indices(self.floor)
-            found = self.groups_of = floor_groups(cards) if len(cards) > 3 else _small_groups(cards)
+            floor = self.floor
+            found = self.groups_of = _small_groups(floor) if floor.bit_count() <= 3 else floor_groups(indices(floor))
         return found
 
     def effects(self, v: int) -> list[Effect]:
@@ -972,33 +962,52 @@ def _run(state: CompactState, rng: random.Random, policy: str, epsilon: float, t
 _CARDS = range(52)
 
 
-def _small_groups(cards: Sequence[int]) -> Sequence[Sequence[int]]:
-    """:func:`.floor.floor_groups` of a floor of at most three cards, in its order, without
-    its walk: three turns in four of a random playout meet such a floor, and for them the
-    walk's setup costs more than the groups (a playout a few per cent faster)."""
+def _floor_values(floor: int) -> int:
+    """The values (bits) some group of the loose cards of ``floor`` sums to: the first answer
+    of :func:`.floor.floor_sums`, found on the mask without listing its cards."""
+    reached = 1
+    while floor:
+        low = floor & -floor
+        reached = (reached | reached << VALUES[low.bit_length() - 1]) & 0x3FFF
+        floor ^= low
+    return reached & ~1
+
+
+_MIRROR_7 = tuple(sum(1 << 6 - k for k in range(7) if bits >> k & 1) for bits in range(128))
+"""Seven bits in reverse order: the values of :func:`_floor_values` mirrored (bit ``13 - v``
+for ``v``, the second answer of :func:`.floor.floor_sums`) are two look-ups."""
+
+
+def _small_groups(floor: int) -> Sequence[Sequence[int]]:
+    """:func:`.floor.floor_groups` of a floor (a mask) of at most three cards, in its order,
+    without listing the cards or walking its subsets: three turns in four of a random
+    playout meet such a floor, and for them the walk's setup costs more than the groups
+    (a playout a few per cent faster)."""
     found: list[Bucket] = [()] * 14
-    if len(cards) == 3:
-        _add_three(cards, found)
-    elif cards:
-        first = cards[0]
-        v = VALUES[first]
-        found[v] = [1 << first]
-        if len(cards) == 2:
-            second = cards[1]
-            w = VALUES[second]
+    if floor.bit_count() == 3:
+        _add_three(floor, found)
+    elif floor:
+        first = floor & -floor
+        v = VALUES[first.bit_length() - 1]
+        found[v] = [first]
+        second = floor ^ first
+        if second:
+            w = VALUES[second.bit_length() - 1]
             if v + w <= 13:
-                found[v + w] = [1 << first | 1 << second]
-            found[w] = [1 << first, 1 << second] if w == v else [1 << second]
+                found[v + w] = [floor]
+            found[w] = [first, second] if w == v else [second]
     return found
 
 
-def _add_three(cards: Sequence[int], found: list[Bucket]) -> None:
-    """The groups of three cards ``a < b < c`` into ``found``, in the walk's order: ``a``,
-    ``a+b``, ``a+b+c``, ``a+c``, ``b``, ``b+c``, ``c``."""
-    a, b, c = cards
-    va, vb, vc = VALUES[a], VALUES[b], VALUES[c]
-    ba, bb, bc = 1 << a, 1 << b, 1 << c
-    for group, total in ((ba, va), (ba | bb, va + vb), (ba | bb | bc, va + vb + vc), (ba | bc, va + vc),
+def _add_three(floor: int, found: list[Bucket]) -> None:
+    """The groups of the three cards ``a < b < c`` of ``floor`` into ``found``, in the walk's
+    order: ``a``, ``a+b``, ``a+b+c``, ``a+c``, ``b``, ``b+c``, ``c``."""
+    ba = floor & -floor
+    rest = floor ^ ba
+    bb = rest & -rest
+    bc = rest ^ bb
+    va, vb, vc = VALUES[ba.bit_length() - 1], VALUES[bb.bit_length() - 1], VALUES[bc.bit_length() - 1]
+    for group, total in ((ba, va), (ba | bb, va + vb), (floor, va + vb + vc), (ba | bc, va + vc),
                          (bb, vb), (bb | bc, vb + vc), (bc, vc)):
         if total <= 13:
             bucket = found[total]
