@@ -57,7 +57,7 @@ class Settings:
     (:attr:`~cardcli.players.search.hooks.SearchHooks.delegated`)."""
     bids: float = 1.0
     """Below 1, Pepper's worlds are weighed by how well they fit the bids, keeping this
-    much of a world's chance per trick a bid is off (:mod:`.pepper_bids`)."""
+    much of a world's chance per trick a bid is off (:mod:`cardcli.plugins.pepper.bids`)."""
     tree: Tree = Tree.INFORMATION_SET
     """One tree over every world, or one per world (``tree=pimc``): :class:`~.ismcts.Tree`."""
     stepwise: bool = False

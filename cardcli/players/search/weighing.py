@@ -83,10 +83,10 @@ class RuleModel:
     The rule is what the playouts already assume the other seats play, so the worlds and the
     playouts tell the search one story; and it reads the world's trick state in a few integer
     operations, so weighing a world costs less than replaying it does (0.11 ms against 0.17
-in Peppa). Where the rule rates
-    several cards alike (two cards of one rank to lead or to throw away), it picks among them
-    at random here: its own choice among equals is the first in the moves' order, which would
-    read into a play that the seat lacked every equal card before it in that order."""
+    in Peppa). Where the rule rates several cards alike (two cards of one rank to lead or to
+    throw away), it picks among them at random here: its own choice among equals is the first
+    in the moves' order, which would read into a play that the seat lacked every equal card
+    before it in that order."""
 
     def __init__(self, policy: TrickPolicy, miss: float) -> None:
         self.rule = TrickPolicy(policy.card_index, policy.avoid, policy.partners, epsilon=0.0)
