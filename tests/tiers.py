@@ -52,6 +52,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_check_bot": "process",
     "test_cli": "process",
     "test_closing": "process fast",
+    "test_compiled": "process slow",
     "test_competition": "process",
     "test_display_and_tokens": "process",
     "test_e2e": "process slow",

@@ -110,46 +110,6 @@ class Layout:
     low_order: tuple[int, ...]
     """The plain cards grouped by power, lowest first (the greedy discard)."""
 
-    @classmethod
-    def build(cls, trump: str | None, left_bower_is_trump: bool) -> "Layout":
-        plain = [s for s in "CDHS" if s != trump]
-        blocks = {s: k for k, s in enumerate(plain)}
-        if trump is not None:
-            blocks[trump] = 3
-        where = [0] * 24
-        engine = [-1] * 32
-        for suit, block in blocks.items():
-            members = [a for a, c in enumerate(_ACTION_CARDS) if suit_under(c, trump, left_bower_is_trump) == suit]
-            members.sort(key=lambda a: power_under(_ACTION_CARDS[a], trump, left_bower_is_trump))
-            for k, a in enumerate(members):
-                where[a] = 8 * block + k
-                engine[8 * block + k] = _ENGINE_OF_ACTION[a]
-        to_trick = tuple(
-            tuple(sum(1 << where[8 * b + i] for i in range(8) if value >> i & 1) for value in range(256))
-            for b in range(3)
-        )
-        powers: dict[int, int] = {}
-        plain_powers: dict[int, int] = {}
-        trumps = 0xFF << 24 if trump is not None else 0
-        for a, card in enumerate(_ACTION_CARDS):
-            power = power_under(card, trump, left_bower_is_trump)
-            powers[power] = powers.get(power, 0) | 1 << where[a]
-            if not (1 << where[a]) & trumps:
-                plain_powers[power] = plain_powers.get(power, 0) | 1 << where[a]
-        back = [-1] * 52
-        for b, e in enumerate(engine):
-            if e >= 0:
-                back[e] = b
-        return cls(
-            to_trick=(to_trick[0], to_trick[1], to_trick[2]),
-            engine=tuple(engine),
-            where=tuple(back),
-            trumps=trumps,
-            floor=24 if trump is not None else 32,
-            lead_order=tuple(powers[p] for p in sorted(powers, reverse=True)),
-            low_order=tuple(plain_powers[p] for p in sorted(plain_powers)),
-        )
-
     def of(self, hand: int) -> int:
         """A 24-bit hand in this layout."""
         table = self.to_trick
@@ -160,10 +120,52 @@ class Layout:
         return sum(1 << self.engine[b] for b in range(32) if mask >> b & 1)
 
 
+def _build_layout(trump: str | None, left_bower_is_trump: bool) -> Layout:
+    """The trick layout under ``trump`` (a function of the module: mypyc cannot compile a
+    closure in a method of an attrs class, setup.py)."""
+    plain = [s for s in "CDHS" if s != trump]
+    blocks = {s: k for k, s in enumerate(plain)}
+    if trump is not None:
+        blocks[trump] = 3
+    where = [0] * 24
+    engine = [-1] * 32
+    for suit, block in blocks.items():
+        members = [a for a, c in enumerate(_ACTION_CARDS) if suit_under(c, trump, left_bower_is_trump) == suit]
+        members.sort(key=lambda a: power_under(_ACTION_CARDS[a], trump, left_bower_is_trump))
+        for k, a in enumerate(members):
+            where[a] = 8 * block + k
+            engine[8 * block + k] = _ENGINE_OF_ACTION[a]
+    to_trick = tuple(
+        tuple(sum(1 << where[8 * b + i] for i in range(8) if value >> i & 1) for value in range(256))
+        for b in range(3)
+    )
+    powers: dict[int, int] = {}
+    plain_powers: dict[int, int] = {}
+    trumps = 0xFF << 24 if trump is not None else 0
+    for a, card in enumerate(_ACTION_CARDS):
+        power = power_under(card, trump, left_bower_is_trump)
+        powers[power] = powers.get(power, 0) | 1 << where[a]
+        if not (1 << where[a]) & trumps:
+            plain_powers[power] = plain_powers.get(power, 0) | 1 << where[a]
+    back = [-1] * 52
+    for b, e in enumerate(engine):
+        if e >= 0:
+            back[e] = b
+    return Layout(
+        to_trick=(to_trick[0], to_trick[1], to_trick[2]),
+        engine=tuple(engine),
+        where=tuple(back),
+        trumps=trumps,
+        floor=24 if trump is not None else 32,
+        lead_order=tuple(powers[p] for p in sorted(powers, reverse=True)),
+        low_order=tuple(plain_powers[p] for p in sorted(plain_powers)),
+    )
+
+
 @functools.lru_cache(maxsize=None)
 def layouts(left_bower_is_trump: bool) -> tuple[Layout, ...]:
     """The layout under each of :data:`~.rules.TRUMPS`, built once."""
-    return tuple(Layout.build(None if t == "NT" else t, left_bower_is_trump) for t in TRUMPS)
+    return tuple(_build_layout(None if t == "NT" else t, left_bower_is_trump) for t in TRUMPS)
 
 
 @functools.lru_cache(maxsize=None)
