@@ -174,7 +174,8 @@ def search_decisions(game: str, counts: Sequence[int], rounds: int, positions: i
     """The search player's cost per decision with its playouts finished by the compact loop
     and move by move (the same rule, ``playout=rule``), on the same positions: ``positions``
     a round per player count, ``position(num_players, seed)`` for seeds 0, 1, 2 ..., each
-    searched with the game's iterations (400 by default) over clones of the true position
+    searched for 400 iterations (the old default, so that both ways do the same work; the
+    default is now a time budget) over clones of the true position
     (the view's drawing of worlds, the same both ways, is left out). The lines name the player
     count unless ``name_counts`` is false."""
     import attrs
@@ -184,7 +185,7 @@ def search_decisions(game: str, counts: Sequence[int], rounds: int, positions: i
 
     spec = registry.get(game)
     hooks = spec.search.load()  # type: ignore[union-attr]
-    iterations = hooks.iterations or DEFAULT_ITERATIONS
+    iterations = DEFAULT_ITERATIONS
     budget = Budget(iterations=iterations)
     print(f"ISMCTS decisions, {iterations} iterations, playout=rule, {rounds} rounds of "
           f"{positions} positions each way; medians over the rounds")
@@ -208,13 +209,15 @@ def search_decisions(game: str, counts: Sequence[int], rounds: int, positions: i
 
 def seat_decisions(game: str, counts: Sequence[int], rounds: int, name_counts: bool = True,
                    against: str = "heuristic seats") -> None:
-    """Whole decisions of the default ``ismcts`` seat in one-deal matches against ``heuristic``
-    seats (the seat view draws the worlds), with the game's search hooks as they are and with
+    """Whole decisions of an ``ismcts`` seat searching 400 iterations (the default is a time
+    budget, which would take the same time both ways) in one-deal matches against
+    ``heuristic`` seats (the seat view draws the worlds), with the game's search hooks as they are and with
     ``whole_playout`` taken out of them, two seeds per round each way: processor time per
     decision the seat was asked for (its forced moves, and what it leaves to the heuristic,
     included)."""
     import attrs
 
+    from cardcli.players.search.ismcts import DEFAULT_ITERATIONS
     from cardcli.referee import Settings, play_match
     from cardcli.seating import builtin
 
@@ -232,7 +235,7 @@ def seat_decisions(game: str, counts: Sequence[int], rounds: int, name_counts: b
                     decisions = 0
                     for seed in (2 * number, 2 * number + 1):
                         setup = registry.resolve(game, None, {}, n, seed)
-                        seats = [builtin("ismcts", "i", seed),
+                        seats = [builtin(f"ismcts:iterations={DEFAULT_ITERATIONS}", "i", seed),
                                  *(builtin("heuristic", f"h{k}", seed) for k in range(n - 1))]
                         play_match(setup, seats, Settings(max_deals=1))
                         decisions += seats[0].player.decisions  # type: ignore[attr-defined]
