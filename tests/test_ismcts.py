@@ -121,7 +121,9 @@ def test_worlds_weighed_by_pepper_bids_still_fit_and_favour_the_bidder() -> None
 
     class Measuring(CheckingPlayer):
         def __init__(self) -> None:
-            super().__init__(params=SMALL + ",bids=0.35")
+            # the seat bids as the heuristic does, so that the auctions measured are the
+            # heuristic seats' (a searched bid outbids them, leaving few to measure)
+            super().__init__(params=SMALL + ",bids=0.35,delegate=bid")
             self.gains: list[float] = []
 
         def choose(self, request: Request) -> str:

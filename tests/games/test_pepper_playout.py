@@ -29,7 +29,8 @@ from cardcli.cards import french_24
 from cardcli.games import registry
 from cardcli.games.card_bits import DECK, TEXTS
 from cardcli.plugins.pepper import playout
-from cardcli.plugins.pepper.rules import CARD_ACTIONS, PepperMatch, PepperOptions
+from cardcli.plugins.pepper.rules import CARD_ACTIONS, PepperMatch, PepperOptions, action_text
+from cardcli.plugins.pepper.search import PepperRulePolicy
 from cardcli.players.search.ismcts import deal_rewards
 from cardcli.players.search.playouts import TrickPolicy
 
@@ -191,6 +192,78 @@ def test_the_greedy_card_is_the_trick_policy_s() -> None:
             assert power[step[2]] == power[expected]
         checked += 1
     assert checked > 100
+
+
+def test_the_greedy_bids_and_trumps_are_the_heuristic_s() -> None:
+    """The rule's bids and trumps (``greedy_bid``, ``greedy_trump``) are the ones the heuristic
+    player made in real matches under drawn options: the heuristic's own trick estimate, to
+    the last float, and its bidding rule."""
+    from cardcli.cards import Card
+    from cardcli.plugins.pepper.heuristic import PepperHeuristic
+    from cardcli.referee import Settings
+    from cardcli.referee import play_match as referee_match
+    from cardcli.seating import builtin
+
+    bids = trumps = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        n, given = drawn_options(rng)
+        setup = registry.resolve("pepper", None, given, n, seed)
+        record = referee_match(setup, [builtin("heuristic", f"h{i}", seed) for i in range(n)],
+                               Settings(max_deals=4)).record
+        options = setup.new_match().options
+        left_bower = bool(options.left_bower_is_trump)
+        levels = tuple(str(i) for i in range(1, 6 if n == 4 else 8))
+        numbers = len(levels)
+        for deal in record["deals"]:
+            hands = [sum(1 << CARD_ACTIONS.texts.index(t) for t in hand) for hand in deal["hands"]]
+            estimator = PepperHeuristic(0, n, dict(given))
+            for hand, held in zip(hands, deal["hands"]):
+                assert playout.estimates(hand, left_bower, n == 4) == tuple(
+                    estimator.estimate(t, {Card.parse(c) for c in held}) for t in ("C", "D", "H", "S", None))
+            level, high, passed = 0, -1, 0
+            for move in deal["moves"]:
+                seat, token = move["seat"], move["move"]
+                if move["kind"] == "bid":
+                    stuck = (options.all_pass == "stick_dealer" and seat == deal["dealer"] and level == 0
+                             and passed.bit_count() == n - 1)
+                    over_partner = n == 4 and high == (seat + 2) % 4
+                    rule = playout.greedy_bid(hands[seat], level, numbers, stuck, over_partner, left_bower, n == 4)
+                    assert (levels[rule - 1] if rule else "pass") == token, (seed, deal["number"], move)
+                    if token == "pass":
+                        passed |= 1 << seat
+                    else:
+                        level, high = levels.index(token) + 1, seat
+                        if not options.pass_is_final:
+                            passed = 0
+                    bids += 1
+                elif move["kind"] == "trump":
+                    offered = [t for t in range(4) if hands[seat] & playout._held_masks(left_bower)[t]] + [4] \
+                        if options.trump_must_be_held else list(range(5))
+                    assert playout.greedy_trump(hands[seat], offered, left_bower) == ("C", "D", "H", "S", "NT").index(token)
+                    trumps += 1
+    assert bids > 300 and trumps > 60, (bids, trumps)
+
+
+def test_the_loop_s_greedy_bid_and_trump_are_the_step_policy_s() -> None:
+    """With no randomness left, the loop's first bid or trump is the one the move-by-move rule
+    policy (:class:`PepperRulePolicy`) picks on the engine: the search's two ways of playing
+    out play the same rule."""
+    checked = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        n, given = drawn_options(rng)
+        match = new_match(n, given, seed)
+        advance(match, seed, rng.randrange(0, 4), rng)
+        if match.phase not in ("bid", "trump"):
+            continue
+        trace: playout.Trace = []
+        playout.play_deal(playout.compact(match), random.Random(seed), playout.GREEDY, epsilon=0.0, trace=trace)
+        step = next(s for s in trace if s[0] in ("bid", "trump"))
+        policy = PepperRulePolicy(CARD_ACTIONS.index_of, avoid=False, epsilon=0.0)
+        assert step[2] == action_text(policy.choose(match, random.Random(seed))), (seed, step)
+        checked += 1
+    assert checked > 150
 
 
 def test_the_search_finishes_its_pepper_playouts_in_the_loop_and_stays_deterministic() -> None:

@@ -24,6 +24,11 @@ class SearchHooks:
     delegated: frozenset[str] = frozenset()
     """Decision kinds the heuristic makes for the search player by default, because the search
     makes them worse within its budget (each game says why and where it was measured)."""
+    flat: frozenset[str] = frozenset()
+    """Decision kinds searched one move deep by default (flat Monte Carlo: every move judged
+    by the playouts from just after it, none of the later moves in the tree), where the
+    game's rule-of-thumb playouts model those moves better than a tree of every seat's
+    replies grown within the budget (each game says why and where it was measured)."""
     house_iterations: tuple[int, int] = (50, 400)
     """The iterations of the house players' two search levels, ``house:4`` and ``house:5``
     (:mod:`cardcli.players.levels`): level 4 must still beat the heuristic, which a small

@@ -31,6 +31,8 @@ PLAYOUTS = ("rule", "random", "card")
 TREES = tuple(t.value for t in Tree)
 NUMBERS = ("iterations", "ms", "cpu", "ceiling", "moves", "worlds", "c", "seed", "relative", "depth", "bids",
            "stepwise", "model")
+KINDS = ("delegate", "flat")
+"""Parameters that name decision kinds: ``bid+trump``, or ``none``."""
 COUNTS = ("iterations", "ms", "cpu", "ceiling", "moves", "worlds")
 """Parameters that must be at least 1."""
 
@@ -55,6 +57,9 @@ class Settings:
     delegate: frozenset[str] | None = None
     """Decision kinds left to the heuristic; None: those the game's search hooks name
     (:attr:`~cardcli.players.search.hooks.SearchHooks.delegated`)."""
+    flat: frozenset[str] | None = None
+    """Decision kinds searched one move deep; None: those the game's search hooks name
+    (:attr:`~cardcli.players.search.hooks.SearchHooks.flat`)."""
     bids: float = 1.0
     """Below 1, Pepper's worlds are weighed by how well they fit the bids, keeping this
     much of a world's chance per trick a bid is off (:mod:`cardcli.plugins.pepper.bids`)."""
@@ -79,11 +84,11 @@ class Settings:
         fields: dict[str, float] = {}
         playout = "rule"
         tree = Tree.INFORMATION_SET
-        delegate: frozenset[str] | None = None
+        kinds: dict[str, frozenset[str]] = {}
         for item in filter(None, text.split(",")):
             name, sep, raw = (part.strip() for part in item.partition("="))
-            if name == "delegate" and sep:
-                delegate = frozenset() if raw == "none" else frozenset(filter(None, raw.split("+")))
+            if name in KINDS and sep:
+                kinds[name] = frozenset() if raw == "none" else frozenset(filter(None, raw.split("+")))
             elif name == "playout" and sep:
                 if raw not in PLAYOUTS:
                     raise UsageError(f"ismcts: playout must be one of {', '.join(PLAYOUTS)}, not {raw!r}")
@@ -95,7 +100,7 @@ class Settings:
             elif name in NUMBERS and sep:
                 fields[name] = _number(name, raw)
             else:
-                known = ", ".join((*NUMBERS, "playout", "tree", "delegate"))
+                known = ", ".join((*NUMBERS, "playout", "tree", *KINDS))
                 raise UsageError(f"ismcts: unknown parameter {item!r}; parameters: {known}")
         default = Budget()
         budget = Budget(
@@ -117,8 +122,8 @@ class Settings:
         stepwise = fields.get("stepwise", 0)
         if stepwise not in (0, 1):
             raise UsageError(f"ismcts: stepwise must be 0 or 1, not {stepwise:g}")
-        return cls(budget, int(fields.get("seed", 0)), playout, fields.get("relative", 0.0), delegate, bids,
-                   tree, stepwise == 1, model=model)
+        return cls(budget, int(fields.get("seed", 0)), playout, fields.get("relative", 0.0), kinds.get("delegate"),
+                   kinds.get("flat"), bids, tree, stepwise == 1, model=model)
 
 
 def _number(name: str, raw: str) -> float:
@@ -189,6 +194,10 @@ class IsmctsPlayer:
         chosen = self.settings.delegate
         return self.hooks.delegated if chosen is None else chosen
 
+    def _flat(self) -> frozenset[str]:
+        chosen = self.settings.flat
+        return self.hooks.flat if chosen is None else chosen
+
     def _fail(self) -> None:
         self.failures += 1
         self.view = None
@@ -209,6 +218,8 @@ class IsmctsPlayer:
         elif budget.iterations is None and budget.millis is None and budget.cpu_millis is None:
             budget = attrs.evolve(budget, cpu_millis=DEFAULT_BUDGET.cpu_millis,
                                   ceiling_millis=budget.ceiling_millis or DEFAULT_BUDGET.ceiling_millis)
+        if request.kind in self._flat():
+            budget = attrs.evolve(budget, depth=1)
         rewards = deal_rewards(view.n, spec.lower_is_better, spec.teams(view.n), self.settings.relative)
         try:
             policy = policy_for(self.hooks, view.n, self.settings.playout)

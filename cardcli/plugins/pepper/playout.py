@@ -17,15 +17,16 @@ the best card so far if it follows and is higher, or is a trump and higher (the 
 lies above every plain block), and the order of powers is the order of the bits. The tables
 are built from the engine's own :func:`~.rules.suit_under` and :func:`~.rules.power_under`.
 
-**Policies.** Both bid and name the trump uniformly at random among the legal moves, as the
-search's move-by-move policies do (:class:`~cardcli.players.search.playouts.TrickPolicy`
-plays at random outside the trick play). In the tricks, ``random`` plays a uniformly random
-legal card; ``greedy`` plays TrickPolicy's trick-taking rule of thumb, the rule policy of
-:mod:`.search`: lead a card of the highest power (the right bower, the left bower, then aces
-of any suit, a random one of a tie); when following, take the trick with the cheapest card
-that beats it (a card of the led suit before a trump) unless the partner is winning it;
-otherwise play the lowest card, a plain one before a trump (the first in card order of a tie);
-a random card with probability ``epsilon``.
+**Policies.** ``random`` bids, names the trump and plays uniformly at random among the legal
+moves. ``greedy`` plays the rule policy of :mod:`.search`
+(:class:`~.search.PepperRulePolicy`): the heuristic's bid and trump (:func:`greedy_bid`,
+:func:`greedy_trump`, from its estimate of the tricks a hand takes, :func:`estimates`), and in
+the tricks TrickPolicy's trick-taking rule of thumb: lead a card of the highest power (the
+right bower, the left bower, then aces of any suit, a random one of a tie); when following,
+take the trick with the cheapest card that beats it (a card of the led suit before a trump)
+unless the partner is winning it; otherwise play the lowest card, a plain one before a trump
+(the first in card order of a tie). Each of its moves is a random one with probability
+``epsilon``.
 
 The rules are the engine's (:mod:`.rules`): every option of
 :class:`~cardcli.plugins.pepper.rules.PepperOptions` and 2, 3 or 4 players; an option this
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 import functools
 import random
-from typing import Any
+from typing import Any, Sequence
 
 import attrs
 
@@ -308,7 +309,7 @@ an iteration of a search finds them without hashing every option (the options ar
 an identity is never reused while it is here)."""
 
 
-def _actions_mask(mask52: int) -> int:
+def actions_mask(mask52: int) -> int:
     """The engine's 52-bit hand as a 24-bit mask in the action order."""
     return (mask52 >> 7 & 0x3F) | (mask52 >> 14 & 0xFC0) | (mask52 >> 21 & 0x3F000) | (mask52 >> 28 & 0xFC0000)
 
@@ -337,7 +338,7 @@ def compact(match: PepperMatch) -> CompactState:
         t0, t1, t2 = layout.to_trick
         played = []
         for h in match.hand_masks:
-            c = (h >> 7 & 0x3F) | (h >> 14 & 0xFC0) | (h >> 21 & 0x3F000) | (h >> 28 & 0xFC0000)  # _actions_mask
+            c = (h >> 7 & 0x3F) | (h >> 14 & 0xFC0) | (h >> 21 & 0x3F000) | (h >> 28 & 0xFC0000)  # actions_mask
             played.append(t0[c & 0xFF] | t1[c >> 8 & 0xFF] | t2[c >> 16])
         where = layout.where
         tricks = match.tricks
@@ -346,7 +347,7 @@ def compact(match: PepperMatch) -> CompactState:
             turn=tricks.turn, high=match.declarer, level=match.levels.index(match.contract) + 1, trump=trump,
             trick=tuple(where[card] for _, card in tricks.trick), number=tricks.number, won=tuple(tricks.tricks_won),
         )
-    hands = tuple(_actions_mask(h) for h in match.hand_masks)
+    hands = tuple(actions_mask(h) for h in match.hand_masks)
     if phase is BID:
         high, level = (match.high[0], match.levels.index(match.high[1]) + 1) if match.high else (-1, 0)
         return CompactState(
@@ -452,6 +453,57 @@ def _deck_for(hands: list[int], dealer: int, rules: CompactRules) -> tuple[int, 
     return tuple(_ENGINE_OF_ACTION[a] for a in order)
 
 
+_SISTER = (3, 2, 1, 0)
+"""The suit of the same colour as each suit (clubs and spades, diamonds and hearts), by index."""
+
+
+def estimates(hand: int, left_bower: bool, partner: bool) -> tuple[float, ...]:
+    """The tricks the heuristic expects ``hand`` (24-bit, action order) to take under each of
+    :data:`~.rules.TRUMPS` (:meth:`~.heuristic.PepperHeuristic.estimate`, its sums in its
+    order, so the greedy bids round as the heuristic's do)."""
+    blocks = (hand & 63, hand >> 6 & 63, hand >> 12 & 63, hand >> 18 & 63)
+    found = []
+    for trump in range(5):
+        tricks = 0.0
+        for suit in range(4):
+            block = blocks[suit]
+            ace = block >> 5 & 1
+            king = block >> 4 & 1
+            if suit == trump:
+                right = block >> 2 & 1
+                left = blocks[_SISTER[suit]] >> 2 & 1 if left_bower else 0
+                length = block.bit_count() + left
+                tricks += right + (1.0 if right else 0.8) * left + 0.9 * ace
+                tricks += (0.6 if length >= 3 else 0.3) * king + 0.5 * max(0, length - 3)
+            elif trump == NO_TRUMP:
+                tricks += ace + 0.6 * (king and ace)
+            else:
+                tricks += 0.8 * ace + 0.4 * (king and ace)
+        found.append(tricks + (1.0 if partner else 0.0))
+    return tuple(found)
+
+
+def greedy_bid(hand: int, level: int, numbers: int, stuck: bool, over_partner: bool, left_bower: bool,
+               partnered: bool) -> int:
+    """The heuristic's bid (:meth:`~.heuristic.PepperHeuristic.bid`) as a level, 0 to pass:
+    pass over the partner's bid, else the lowest number the hand's best estimate reaches,
+    else pass; a stuck dealer bids the lowest. ``level`` is the high bid's, ``numbers`` how
+    many levels are numbers (the Peppers above them are never the rule's)."""
+    if not stuck and over_partner:
+        return 0
+    if stuck or (level < numbers and level + 1 <= int(max(estimates(hand, left_bower, partnered)))):
+        return level + 1
+    return 0
+
+
+def greedy_trump(hand: int, offered: Sequence[int], left_bower: bool) -> int:
+    """The heuristic's trump (:meth:`~.heuristic.PepperHeuristic.trump_value`) among the
+    ``offered`` indices of :data:`~.rules.TRUMPS`: the best estimate, no-trump half a trick
+    behind, the first of a tie."""
+    values = estimates(hand, left_bower, False)
+    return max(offered, key=lambda t: values[t] - 0.5 if t == NO_TRUMP else values[t])
+
+
 _CARDS = range(24)
 
 
@@ -477,6 +529,8 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
     slots = n if n != 4 else 3  # the last hand of four is what the other three leave
     all_layouts = rules.layouts
     held_masks = rules.held
+    left_bower = rules.left_bower_is_trump
+    numbers = sum(1 for token in levels if token.isdigit())
     bits_of = _BITS
     nth = _nth
     phase = state.phase
@@ -524,7 +578,10 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
             while True:
                 seat = turn
                 stuck = stick and seat == dealer and level == 0 and passed.bit_count() == n - 1
-                if stuck:
+                if greedy and rand() >= epsilon:
+                    over_partner = partner is not None and high == partner[seat]
+                    bid = greedy_bid(hands[seat], level, numbers, stuck, over_partner, left_bower, partner is not None)
+                elif stuck:
                     bid = level + 1 + int(rand() * (top - level))
                 else:
                     bid = int(rand() * (top - level + 1))
@@ -567,10 +624,12 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
                 hand = hands[high]
                 offered = [t for t in range(4) if hand & held_masks[t]]
                 offered.append(NO_TRUMP)
-                trump = offered[int(rand() * len(offered))]
             else:
                 offered = [0, 1, 2, 3, 4]
-                trump = int(rand() * 5)
+            if greedy and rand() >= epsilon:
+                trump = greedy_trump(hands[high], offered, left_bower)
+            else:
+                trump = offered[int(rand() * len(offered))]
             if trace is not None:
                 trace.append(("trump", high, TRUMPS[trump], tuple(TRUMPS[t] for t in offered)))
             moves += 1
