@@ -311,6 +311,37 @@ def test_the_default_budget_is_processor_time_under_a_ceiling_and_a_named_budget
         assert found == {expected}, spec
 
 
+def test_pepper_searches_its_bids_one_move_deep_and_the_seat_spec_chooses_otherwise(monkeypatch) -> None:
+    """Pepper's bids are the search's own, searched one move deep (the tree stops at the root's
+    moves), its other decisions in the whole tree; ``flat=`` and ``delegate=`` choose
+    otherwise, and a bid left to the heuristic is not searched at all."""
+    from cardcli.players.search import player as player_module
+
+    depths: dict[str, set[int]] = {}
+    real = player_module.search
+
+    def spy(world, seat, moves, rewards, budget, rng, policy, tree):  # type: ignore[no-untyped-def]
+        kind = "bid" if "pass" in moves or all(m.isdigit() for m in moves) else "other"
+        depths.setdefault(kind, set()).add(budget.depth)
+        return real(world, seat, moves, rewards, Budget(iterations=4), rng, policy, tree)
+
+    monkeypatch.setattr(player_module, "search", spy)
+    for spec, expected in (
+        ("ismcts:iterations=4", {"bid": {1}, "other": {0}}),
+        ("ismcts:iterations=4,flat=none", {"bid": {0}, "other": {0}}),
+        ("ismcts:iterations=4,flat=bid+trump+play", {"bid": {1}, "other": {1}}),
+        ("ismcts:iterations=4,delegate=bid", {"other": {0}}),
+    ):
+        depths.clear()
+        for seed in (3, 4, 5):
+            setup = registry.resolve("pepper", None, {}, 3, seed)
+            seats = [builtin(spec, "i", seed), *(builtin("heuristic", "h", seed) for _ in range(2))]
+            play_match(setup, seats, MatchSettings(max_deals=2))
+        assert depths == expected, spec
+    assert Settings.parse("flat=bid+trump").flat == frozenset({"bid", "trump"})
+    assert Settings.parse("flat=none").flat == frozenset() and Settings.parse("").flat is None
+
+
 def test_the_processor_time_ceiling_stops_a_long_search() -> None:
     state, seat, moves = _first_seep_play()
     rewards = deal_rewards(4, False, ((0, 2), (1, 3)))
