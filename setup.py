@@ -1,6 +1,7 @@
 """The build's one addition to pyproject.toml: with ``CARDCLI_COMPILE=1`` in the environment,
 the search's whole-playout loops (every game folder's ``playout.py``) are compiled to C
-extension modules by mypyc, from the same typed Python source, so that a search player thinks two to four times as many playouts in its time
+extension modules by mypyc, from the same typed Python source: the loops run about twice as
+fast, and a search on a time budget searches 1.2 to 2 times as many iterations
 (docs/performance.md, "Compiled playouts").
 
 Off by default: a plain ``pip install .`` stays a few seconds and needs no C compiler, and a
@@ -46,4 +47,6 @@ else:
         # pip's first pass asks what the build needs, before it has installed it
         setup(setup_requires=[MYPY])
     else:
-        setup(setup_requires=[MYPY], ext_modules=mypycify(["--no-warn-unused-configs", *compiled_modules()], opt_level="3", group_name="cardcli"))
+        # only the loops are checked here, so the configuration's other sections go unused
+        modules = mypycify(["--no-warn-unused-configs", *compiled_modules()], opt_level="3", group_name="cardcli")
+        setup(setup_requires=[MYPY], ext_modules=modules)

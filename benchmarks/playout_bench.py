@@ -211,8 +211,8 @@ def seat_decisions(game: str, counts: Sequence[int], rounds: int, name_counts: b
                    against: str = "heuristic seats") -> None:
     """Whole decisions of an ``ismcts`` seat searching 400 iterations (the default is a time
     budget, which would take the same time both ways) in one-deal matches against
-    ``heuristic`` seats (the seat view draws the worlds), with the game's search hooks as they are and with
-    ``whole_playout`` taken out of them, two seeds per round each way: processor time per
+    ``heuristic`` seats (the seat view draws the worlds), with the game's search hooks as
+    they are and with ``whole_playout`` taken out of them, two seeds per round each way: processor time per
     decision the seat was asked for (its forced moves, and what it leaves to the heuristic,
     included)."""
     import attrs

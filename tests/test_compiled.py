@@ -86,7 +86,7 @@ def test_the_compiled_loops_play_what_the_engines_and_the_golden_matches_play(si
     assert all(file.startswith(str(site)) and not file.endswith(".py") for file in used.values()), used
 
 
-def test_asking_for_the_compiled_build_with_a_bad_value_is_a_one_line_error(tmp_path: Path) -> None:
+def test_asking_for_the_compiled_build_with_a_bad_value_is_a_one_line_error() -> None:
     ran = subprocess.run([sys.executable, str(ROOT / "setup.py"), "--name"], cwd=ROOT, capture_output=True, text=True,
                          env={**os.environ, "CARDCLI_COMPILE": "yes"}, timeout=120)
     assert ran.returncode != 0

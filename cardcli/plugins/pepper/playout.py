@@ -198,6 +198,8 @@ class CompactRules:
     hand_size: int
     levels: tuple[str, ...]
     """The bid tokens above pass, lowest first; a bid's level is its place here plus one."""
+    numbers: int
+    """How many of the levels are numbers (:func:`numbered`): the heuristic's bids."""
     left_bower_is_trump: bool
     pass_is_final: bool
     single_round: bool
@@ -240,6 +242,7 @@ class CompactRules:
             num_players=num_players,
             hand_size=6 if num_players == 4 else 8,
             levels=levels,
+            numbers=numbered(levels),
             left_bower_is_trump=bool(options.left_bower_is_trump),
             pass_is_final=bool(options.pass_is_final),
             single_round=options.auction == "single_round",
@@ -483,6 +486,11 @@ def estimates(hand: int, left_bower: bool, partner: bool) -> tuple[float, ...]:
     return tuple(found)
 
 
+def numbered(levels: Sequence[str]) -> int:
+    """How many of the bid ``levels`` are numbers: the rest, above them, are the Peppers."""
+    return sum(1 for token in levels if token.isdigit())
+
+
 def greedy_bid(hand: int, level: int, numbers: int, stuck: bool, over_partner: bool, left_bower: bool,
                partnered: bool) -> int:
     """The heuristic's bid (:meth:`~.heuristic.PepperHeuristic.bid`) as a level, 0 to pass:
@@ -530,7 +538,7 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
     all_layouts = rules.layouts
     held_masks = rules.held
     left_bower = rules.left_bower_is_trump
-    numbers = sum(1 for token in levels if token.isdigit())
+    numbers = rules.numbers
     bits_of = _BITS
     nth = _nth
     phase = state.phase

@@ -24,7 +24,17 @@ from ...players.search.view import other_seats
 from ...players.search.weighing import accepted_draw
 from ...players.search.worlds import Slot
 from .bids import BidModel
-from .playout import GREEDY, RANDOM, UnsupportedRules, actions_mask, compact, finish_deal, greedy_bid, greedy_trump
+from .playout import (
+    GREEDY,
+    RANDOM,
+    UnsupportedRules,
+    actions_mask,
+    compact,
+    finish_deal,
+    greedy_bid,
+    greedy_trump,
+    numbered,
+)
 from .rules import BID, BIDS, CARD_ACTIONS, TRUMP, TRUMPS, PepperMatch, action_of
 
 
@@ -82,8 +92,7 @@ class PepperRulePolicy(TrickPolicy):
         level = levels.index(match.high[1]) + 1 if match.high else 0
         partnered = match.num_players == 4
         over_partner = partnered and match.high is not None and match.high[0] == (decision.seat + 2) % 4
-        numbers = sum(1 for token in levels if token.isdigit())
-        bid = greedy_bid(hand, level, numbers, "pass" not in moves, over_partner, left_bower, partnered)
+        bid = greedy_bid(hand, level, numbered(levels), "pass" not in moves, over_partner, left_bower, partnered)
         return action_of(levels[bid - 1] if bid else "pass")
 
 
@@ -95,8 +104,8 @@ def rule_policy(num_players: int) -> Policy:
 def whole_playout(playout: str) -> Finish:
     """The compact loop of :mod:`.playout` playing what :func:`policy_for` gives for
     ``playout``: :class:`PepperRulePolicy`'s rule (the same epsilon) for ``rule``, uniformly
-    random moves otherwise (Pepper has no card-first policy: ``card`` is
-    random too). The moves counted are the ones the loop played, bids included."""
+    random moves otherwise (Pepper has no card-first policy: ``card`` is random too). The
+    moves counted are the ones the loop played, bids included."""
     policy = GREEDY if playout == "rule" else RANDOM
     epsilon = TrickPolicy(CARD_ACTIONS.index_of, avoid=False).epsilon
 
