@@ -3,7 +3,7 @@
 
 Usage: python3 benchmarks/strength.py [--player SPEC] [--field SPEC] [--deals N] [--jobs J]
                                       [--only GAME:PLAYERS,...] [--out FILE.jsonl [--summary]]
-                                      [--compare SPEC]
+                                      [--compare SPEC] [-o NAME=VALUE ...]
 
 For every game and player count (or those ``--only`` names), each of N deals is played once
 with the field in every seat (the baseline) and once more for every seat with the player in
@@ -19,6 +19,10 @@ Also printed: the player's time per decision (its mean, 95th and 99th percentile
 how many decisions were timed, in processor time, which other work on the machine does not
 inflate, over the deals that
 recorded it; by the clock when none did) and how often its search could not fit its view (must be 0).
+
+The player and the field are built-in players (``ismcts:cpu=100``) or a bot program's command
+line: an outside program to judge against (``benchmarks/judges/``), whose faults are counted as
+failures. ``-o`` sets game options for every match (Peppa's international Hearts, for one).
 
 With ``--compare SPEC``, a second line per row gives the player's figure minus that of SPEC
 (kept in the same ``--out`` file, against the same field), deal by deal: whether one version
@@ -42,8 +46,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cardcli.games import registry
 from cardcli.referee import Settings, play_match
 from cardcli.seats.base import Request
-from cardcli.seating import builtin
-from cardcli.seats.builtin import InProcessSeat
+from cardcli.seating import builtin, make_seat
+from cardcli.seats.base import Seat
+from cardcli.seats.builtin import InProcessSeat, builtin_name
 
 CONFIGS = [(spec.name, n) for spec in registry.GAMES.values() for n in spec.player_counts]
 
@@ -71,30 +76,43 @@ class Timed(InProcessSeat):
         return answer.move
 
 
-def _points(game: str, players: int, seed: int, specs: Sequence[str]) -> tuple[list[int], list[list[float]], int]:
-    """Each seat's points in a one-deal match (more is better), each seat's decision times,
-    and how often a searching seat failed to fit its view."""
-    setup = registry.resolve(game, None, {}, players, seed)
-    seats = [Timed(builtin(spec, f"s{i}", f"{seed}/{i}")) for i, spec in enumerate(specs)]
+def _seat(spec: str, index: int, seed: int) -> Seat:
+    """A built-in player, timed; or a bot program (an outside player to judge against, such
+    as ``benchmarks/judges/``), whose time is its own and not measured here."""
+    if builtin_name(spec) is not None:
+        return Timed(builtin(spec, f"s{index}", f"{seed}/{index}"))
+    return make_seat(spec, index, seed)
+
+
+def _points(game: str, players: int, seed: int, specs: Sequence[str],
+            options: dict[str, str]) -> tuple[list[int], list[tuple[list[float], list[float]]], int]:
+    """Each seat's points in a one-deal match (more is better), each built-in seat's decision
+    times, and how often something went wrong: a searching seat that failed to fit its view,
+    or a fault (a bot program that crashed, timed out or answered what was not offered)."""
+    setup = registry.resolve(game, None, options, players, seed)
+    seats = [_seat(spec, i, seed) for i, spec in enumerate(specs)]
     result = play_match(setup, seats, Settings(max_deals=1))
     points = result.record["deals"][-1]["points"]
     sign = -1 if setup.spec.lower_is_better else 1
-    failures = sum(getattr(getattr(s.inner, "player", None), "failures", 0) for s in seats)
-    return [sign * p for p in points], [(s.times, s.cpu) for s in seats], failures
+    timed = [s if isinstance(s, Timed) else None for s in seats]
+    failures = sum(getattr(getattr(s.inner, "player", None), "failures", 0) for s in timed if s is not None)
+    failures += len(result.record["faults"])
+    return [sign * p for p in points], [(s.times, s.cpu) if s else ([], []) for s in timed], failures
 
 
-def one_deal(job: tuple[str, int, int, str, str]) -> dict[str, object]:
+def one_deal(job: tuple[str, int, int, str, str, tuple[tuple[str, str], ...]]) -> dict[str, object]:
     """One deal played from every seat: the row ``--out`` keeps. ``diff`` is the mean over
     the seats of the player's points minus the field's in that seat; ``player`` and ``field``
     are the mean points of each; ``ms`` and ``cpu_ms`` the player's decision times, by the
     clock and in processor time (which another load on the machine does not inflate)."""
-    game, players, seed, player, field = job
-    base, _, _ = _points(game, players, seed, [field] * players)
+    game, players, seed, player, field, option_pairs = job
+    options = dict(option_pairs)
+    base, _, _ = _points(game, players, seed, [field] * players, options)
     diffs, mine, times, cpu, failures = [], [], [], [], 0
     for seat in range(players):
         specs = [field] * players
         specs[seat] = player
-        points, seat_times, failed = _points(game, players, seed, specs)
+        points, seat_times, failed = _points(game, players, seed, specs, options)
         diffs.append(points[seat] - base[seat])
         mine.append(points[seat])
         failures += failed
@@ -102,6 +120,7 @@ def one_deal(job: tuple[str, int, int, str, str]) -> dict[str, object]:
         cpu += seat_times[seat][1]
     return {
         "game": game, "players": players, "seed": seed, "player_spec": player, "field_spec": field,
+        **({"options": options} if options else {}),
         "diff": statistics.mean(diffs), "player": statistics.mean(mine), "field": statistics.mean(base),
         "ms": [round(1000 * t, 1) for t in times], "cpu_ms": [round(1000 * t, 1) for t in cpu],
         "failures": failures,
@@ -109,7 +128,9 @@ def one_deal(job: tuple[str, int, int, str, str]) -> dict[str, object]:
 
 
 def _key(row: dict[str, object]) -> tuple[object, ...]:
-    return row["game"], row["players"], row["seed"], row["player_spec"], row["field_spec"]
+    options = row.get("options") or {}
+    return (row["game"], row["players"], row["seed"], row["player_spec"], row["field_spec"],
+            tuple(sorted(options.items())))  # type: ignore[attr-defined]
 
 
 def _load(path: Path | None) -> dict[tuple[object, ...], dict[str, object]]:
@@ -161,6 +182,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", default="", help="e.g. peppa:4,seep:2")
     parser.add_argument("--first-seed", type=int, default=1000)
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option for every match (as cardcli play -o); repeatable")
     parser.add_argument("--out", type=Path, help="keep every deal's result in this JSON-lines file; "
                         "deals already in it are not played again, so a long run can be stopped and resumed")
     parser.add_argument("--summary", action="store_true", help="only print the rows from --out's deals")
@@ -168,6 +191,7 @@ def main() -> None:
                         "against the same field, deal by deal, over the deals of --out both played")
     args = parser.parse_args()
     configs = [(g, int(n)) for g, n in (c.split(":") for c in args.only.split(",") if c)] or CONFIGS
+    options = tuple(sorted(tuple(o.split("=", 1)) for o in args.option))  # type: ignore[misc]
     done = _load(args.out)
     print(f"player {args.player} against field {args.field}, {args.deals} duplicate deals per row")
     print(f"{'game':9} {'seats':>5} {'deals':>6} {'diff':>7} {'95% CI':>17} {'player':>7} {'field':>7} "
@@ -175,7 +199,7 @@ def main() -> None:
     with multiprocessing.Pool(args.jobs) as pool:
         for game, players in configs:
             start = time.perf_counter()
-            jobs = [(game, players, args.first_seed + k, args.player, args.field) for k in range(args.deals)]
+            jobs = [(game, players, args.first_seed + k, args.player, args.field, options) for k in range(args.deals)]
             todo = [] if args.summary else [job for job in jobs if job not in done]
             for row in pool.imap_unordered(one_deal, todo, chunksize=1):
                 done[_key(row)] = row
@@ -187,7 +211,7 @@ def main() -> None:
                 print(_summary(game, players, rows, time.perf_counter() - start), flush=True)
                 if args.compare:
                     other = [r for key, r in done.items() if key[:2] == (game, players)
-                             and key[3:] == (args.compare, args.field)]
+                             and key[3:] == (args.compare, args.field, options)]
                     print(_compared(rows, other, args.compare), flush=True)
 
 
