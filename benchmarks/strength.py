@@ -45,9 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cardcli.games import registry
 from cardcli.referee import Settings, play_match
-from cardcli.seats.base import Request
 from cardcli.seating import builtin, make_seat
-from cardcli.seats.base import Seat
+from cardcli.seats.base import Request, Seat
 from cardcli.seats.builtin import InProcessSeat, builtin_name
 
 CONFIGS = [(spec.name, n) for spec in registry.GAMES.values() for n in spec.player_counts]
@@ -97,7 +96,7 @@ def _points(game: str, players: int, seed: int, specs: Sequence[str],
     timed = [s if isinstance(s, Timed) else None for s in seats]
     failures = sum(getattr(getattr(s.inner, "player", None), "failures", 0) for s in timed if s is not None)
     failures += len(result.record["faults"])
-    return [sign * p for p in points], [(s.times, s.cpu) if s else ([], []) for s in timed], failures
+    return [sign * p for p in points], [(s.times, s.cpu) if s is not None else ([], []) for s in timed], failures
 
 
 def one_deal(job: tuple[str, int, int, str, str, tuple[tuple[str, str], ...]]) -> dict[str, object]:
