@@ -23,6 +23,8 @@
 #include <ctime>
 #include <iostream>
 #include <map>
+#include <memory>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -171,9 +173,12 @@ private:
 	std::map<std::string, std::string> options;
 	std::vector<card> hand, passedCards, receivedCards;
 	std::vector<std::pair<int, card>> plays;  // (program's player, card), in order
-	hearts::HeartsGameState *state = nullptr;
-	SeededUCT *uct = nullptr;
-	SeededMonteCarlo *monteCarlo = nullptr;
+	// The state owns its players (and deletes them with itself); the players' searches are
+	// kept here, as the program's own games keep them.
+	std::unique_ptr<hearts::HeartsGameState> state;
+	std::vector<std::unique_ptr<hearts::HeartsPlayout>> playouts;
+	std::vector<std::unique_ptr<SeededUCT>> trees;
+	std::vector<std::unique_ptr<SeededMonteCarlo>> searches;
 	int rules = 0;
 	std::vector<double> cpuMs;
 
@@ -216,30 +221,28 @@ private:
 		} else if (option("queen_breaks_hearts") == "true") {
 			fail("queen_breaks_hearts without hearts_must_be_broken");
 		}
-		// The players are made once a match, as the program's own games make them; the state
-		// deletes them with itself.
-		delete state;
-		std::srand(seed);
+		// A new state and new players every match, seeded from its rng line.
+		state.reset();
+		searches.clear();
+		trees.clear();
+		playouts.clear();
 		srandom(seed);
-		state = new hearts::HeartsGameState(int(seed % 1000000007));
+		state.reset(new hearts::HeartsGameState(int(seed % 1000000007)));
 		state->setRules(rules);
 		state->deletePlayers();
 		for (int p = 0; p < kSeats; p++) {
-			SeededUCT *u = new SeededUCT(std::max(1, settings.sims / settings.worlds), settings.c);
-			u->setPlayoutModule(new hearts::HeartsPlayout());
-			u->setEpsilonPlayout(settings.epsilon);
-			u->seed(seed * 4 + p + 1);
-			SeededMonteCarlo *m = new SeededMonteCarlo(u, settings.worlds);
-			m->setUseThreads(false);
-			m->seed(seed * 4 + p + 2);
-			hearts::SafeSimpleHeartsPlayer *player = new hearts::SafeSimpleHeartsPlayer(m);
+			playouts.emplace_back(new hearts::HeartsPlayout());
+			trees.emplace_back(new SeededUCT(std::max(1, settings.sims / settings.worlds), settings.c));
+			trees.back()->setPlayoutModule(playouts.back().get());
+			trees.back()->setEpsilonPlayout(settings.epsilon);
+			trees.back()->seed(seed * 4 + uint32_t(p) + 1);
+			searches.emplace_back(new SeededMonteCarlo(trees.back().get(), settings.worlds));
+			searches.back()->setUseThreads(false);
+			searches.back()->seed(seed * 4 + uint32_t(p) + 2);
+			hearts::SafeSimpleHeartsPlayer *player = new hearts::SafeSimpleHeartsPlayer(searches.back().get());
 			player->setModelLevel(2);
 			state->addPlayer(player);
-			player->setGameState(state);
-			if (p == 0) {
-				uct = u;
-				monteCarlo = m;
-			}
+			player->setGameState(state.get());
 		}
 	}
 
@@ -271,9 +274,8 @@ private:
 				if (!placed.count(c))
 					rest.push_back(c);
 			}
-		std::srand(seed ^ uint32_t(plays.size() * 7919));
-		for (size_t i = rest.size(); i > 1; i--)
-			std::swap(rest[i - 1], rest[size_t(std::rand()) % i]);
+		std::mt19937 shuffle(seed ^ uint32_t(plays.size() * 7919));
+		std::shuffle(rest.begin(), rest.end(), shuffle);
 		for (int p = 1; p < kSeats; p++)
 			while (after[p].size() < 13) {
 				if (rest.empty())
