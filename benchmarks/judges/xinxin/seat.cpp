@@ -12,9 +12,9 @@
 // worlds from what the seat has seen (its `getiiGameState`), so the filler only has to make
 // the state consistent. The seat is the program's player 0; play goes 0, 1, 2, 3.
 //
-// If the program's legal moves ever differ from the referee's, the seat says so on its
-// standard error and exits (the referee records a crash): a judge that silently played other
-// rules would measure nothing.
+// If the program's legal moves, or its scores of a finished deal, ever differ from the
+// referee's, the seat says so on its standard error and exits (the referee records a crash):
+// a judge that silently played other rules would measure nothing.
 
 #include <algorithm>
 #include <cstdint>
@@ -138,6 +138,8 @@ public:
 			receivedCards = cardsOf(w, 2);
 		} else if (head == "play" && w.size() >= 3) {
 			plays.push_back({index(std::atoi(w[1].c_str())), parseCard(w[2])});
+		} else if (head == "score" && w.size() == 2 + kSeats) {
+			checkScores(w);
 		} else if (head == "go" && w.size() >= 4) {
 			std::vector<std::string> offered(w.begin() + 3, w.end());
 			std::clock_t start = std::clock();
@@ -348,6 +350,18 @@ private:
 		card c = move->c;
 		state->freeMove(move);
 		return c;
+	}
+
+	// The deal over, the program scores it from the same cards: its scores must be the
+	// referee's, moon shots included, or the judge plays another game.
+	void checkScores(const std::vector<std::string> &w) {
+		rebuild();
+		for (int seat = 0; seat < kSeats; seat++) {
+			double theirs = state->score(index(seat));
+			if (!state->Done() || theirs != std::atof(w[2 + size_t(seat)].c_str()))
+				fail("the program scores deal " + w[1] + " otherwise: seat " + std::to_string(seat) + " " +
+				     std::to_string(theirs) + ", the referee " + w[2 + size_t(seat)]);
+		}
 	}
 
 	std::string choosePlay(const std::vector<std::string> &offered) {
