@@ -78,6 +78,81 @@ def test_every_world_fits_what_the_seat_was_told(game: str, players: int) -> Non
     assert player.checked >= 3 * 4
 
 
+INTERNATIONAL = {"card_values": "international", "pass_cycle": "left,right,across,hold",
+                 "two_of_clubs_leads": "true", "no_points_first_trick": "true",
+                 "hearts_must_be_broken": "true", "queen_breaks_hearts": "true"}
+"""Peppa as international Hearts (docs/rules/peppa.md, 2.4): the optional rules on leading
+hearts and on the first trick, whose plays say more of a hand than voids do."""
+
+
+@pytest.mark.parametrize("leads", ["true", "false"])
+def test_every_world_fits_under_peppa_s_rules_on_hearts_and_the_first_trick(leads: str) -> None:
+    setup = registry.resolve("peppa", None, {**INTERNATIONAL, "two_of_clubs_leads": leads}, 4, 11)
+    player = CheckingPlayer(worlds_per_request=2)
+    seats = [builtin("heuristic", f"h{i}", 11) for i in range(4)]
+    seats[1] = PlayerSeat("ismcts", player)
+    result = play_match(setup, seats, MatchSettings(max_deals=3))
+    assert result.completed and not result.faults
+    assert player.failures == 0 and player.checked >= 3 * 3 * 4
+
+
+DEAL_1104 = [
+    "2C+7C+AS KC KD TS 9S 9D 5C 3H 2H KS QC TC 4C 3C",
+    "QH+KH+AH 2C 6D 8S 7S QD 7C 4H AS 6S 5D 3S 2D 2S",
+    "TH+JH+QS JC 8D 4S JD AD 9C AH KH QH 9H 8H 7H 5H",
+    "TC+9D+KS AC 7D 5S JS TD 8C JH TH 6H QS 4D 3D 6C",
+]
+"""Deal 1104 of international Hearts, each seat's moves as an outside Hearts program and a
+search seat played them: seat 2, left with only hearts, leads A♥ at trick 7 before hearts are
+broken."""
+
+
+class CheckingReplayer(CheckingPlayer):
+    """Checks its worlds and searches at every request, as :class:`CheckingPlayer` does, then
+    plays the recorded move, so that the deal goes as it went."""
+
+    def __init__(self, moves: list[str]) -> None:
+        super().__init__(worlds_per_request=4)
+        self.script = list(moves)
+
+    def choose(self, request: Request) -> str:
+        super().choose(request)
+        return self.script.pop(0)
+
+
+def test_a_heart_led_before_hearts_are_broken_says_its_leader_holds_only_hearts() -> None:
+    """Worlds that give the leader anything but hearts make its lead illegal: drawn at random
+    they are almost all of them, and the search once found none that fitted and lost its view."""
+    setup = registry.resolve("peppa", None, INTERNATIONAL, 4, 1104)
+    player = CheckingReplayer(DEAL_1104[1].split())
+    seats: list[InProcessSeat] = [Replaying(moves.split()) for moves in DEAL_1104]
+    seats[1] = PlayerSeat("ismcts", player)
+    result = play_match(setup, seats, MatchSettings(max_deals=1))
+    assert [_seat_moves(result.record, s) for s in range(4)] == [m.split() for m in DEAL_1104]
+    assert player.failures == 0 and player.checked >= 4 * 10
+
+
+DEAL_46 = [
+    "TC+JC+8H 3S 8C TD 7D AS 4S AH 7C JH 6S 8S 9S KS",
+    "KC+AC+TH JS QC QD 5D TS 5S 2H JC 7H 9H 8H TC 9D",
+    "QH+KH+QS 7S AC 2D AD 2S TH 5H 9C KC JD 8D 4D 3C",
+    "JH+AH+KS QS 2C KD 3D KH QH 4H 6C 6H 3H 6D 5C 4C",
+]
+"""Deal 46 of international Hearts with a free first lead, as heuristic seats played it: seat
+0 leads 3♠ to the first trick and seat 3 follows with Q♠, which the rule on the first trick
+allows only as its last spade."""
+
+
+def test_q_spades_following_the_first_trick_was_its_player_s_last_spade() -> None:
+    setup = registry.resolve("peppa", None, {**INTERNATIONAL, "two_of_clubs_leads": "false"}, 4, 46)
+    player = CheckingReplayer(DEAL_46[1].split())
+    seats: list[InProcessSeat] = [Replaying(moves.split()) for moves in DEAL_46]
+    seats[1] = PlayerSeat("ismcts", player)
+    result = play_match(setup, seats, MatchSettings(max_deals=1))
+    assert [_seat_moves(result.record, s) for s in range(4)] == [m.split() for m in DEAL_46]
+    assert player.failures == 0 and player.checked >= 4 * 10
+
+
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_seep_bidder_that_opened_with_a_house_held_its_key_among_its_first_four(seat: int) -> None:
     """Seat 2 bids 11 and opens by building 11 with its jack, so another card worth 11 was

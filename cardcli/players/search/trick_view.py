@@ -61,6 +61,16 @@ class TrickView(SeatView):
         """The suit a card counts as when following, as the game's view counts it."""
         return self.info.category(card)
 
+    def kind(self, card: Card) -> str:
+        """The kind of card a seat's refusals name when the unseen cards are dealt: its
+        :meth:`category`, unless a game tells some cards apart (Peppa's Q♠)."""
+        return self.category(card)
+
+    def refusals(self, seat: int) -> frozenset[str]:
+        """The kinds of card ``seat`` cannot hold now: its voids, and whatever else its game
+        infers."""
+        return frozenset(self.voids[seat])
+
     # -- what the seat infers ---------------------------------------------------------------
 
     def on_event(self, words: list[str]) -> None:
@@ -91,9 +101,9 @@ class TrickView(SeatView):
         gone = {c for cards in self.played for c in cards}
         placed = set().union(*self.known)
         pool = [c for c in self.deck if c not in gone and c not in self.hand and c not in placed]
-        slots = [Slot(s, holding[s] - len(self.known[s]), frozenset(self.voids[s])) for s in other_seats(self)]
+        slots = [Slot(s, holding[s] - len(self.known[s]), self.refusals(s)) for s in other_seats(self)]
         slots += self.unseen_places()
-        dealt = allocate(pool, slots, self.category, rng)
+        dealt = allocate(pool, slots, self.kind, rng)
         for s in other_seats(self):
             dealt[s] += self.known[s]
         dealt[self.seat] = sorted(self.hand, key=lambda c: c.sort_key)

@@ -20,11 +20,26 @@ from .playout import GREEDY, RANDOM, UnsupportedRules, compact, moves_left, play
 from .rules import PeppaMatch, pass_token
 
 
+QUEEN = Card.parse("QS")
+QUEEN_KIND = "QS"
+"""The one card Peppa's refusals tell apart from its suit: a seat may be shown to hold no
+spade but Q♠."""
+NOT_POINTS = frozenset({"C", "D", "S"})
+
+
 class PeppaView(TrickView):
-    """Peppa: the pass adds what this seat gave and received to what it knows."""
+    """Peppa: the pass adds what this seat gave and received to what it knows, and so do the
+    optional rules on leading hearts and on the first trick. A heart led before hearts are
+    broken says its leader holds only hearts; a heart or Q♠ in the first trick, where the rule
+    forbids them, says its player had nothing else it could play. Without these a search draws
+    worlds the replay refuses, and may find none that fits."""
 
     def reset_deal(self) -> None:
         super().reset_deal()
+        self.broken = False
+        """Whether hearts are broken (a heart played, or Q♠ when it breaks them)."""
+        self.shown: list[set[str]] = [set() for _ in range(self.n)]
+        """Kinds of card (:meth:`kind`) each seat was shown to lack by a rule, besides voids."""
         self.direction = "hold"
         self.gave: list[Card] = []
         self.target: int | None = None
@@ -47,6 +62,32 @@ class PeppaView(TrickView):
             self.got = [Card.parse(w) for w in words[2:]]
         else:
             super().on_event(words)
+            if head == "play" and len(words) == 3:
+                self._infer(int(words[1]), Card.parse(words[2]))
+
+    def _infer(self, seat: int, card: Card) -> None:
+        """What ``card``, just played by ``seat``, says of its hand under the rules in play
+        (the engine's ``_legal_mask``: a rule that would leave nothing playable is skipped)."""
+        options = self.setup.options
+        trick = self.info.trick
+        lead, first = len(trick) == 1, self.trick_number == 1
+        forced_lead = lead and first and options.two_of_clubs_leads
+        if card.suit == "H" and lead and not forced_lead and not self.broken and options.hearts_must_be_broken:
+            self.shown[seat] |= NOT_POINTS | {QUEEN_KIND}
+        elif first and options.no_points_first_trick and (card.suit == "H" or card == QUEEN):
+            if lead or card.suit != trick[0][1].suit:
+                self.shown[seat] |= NOT_POINTS
+            elif card == QUEEN:
+                self.shown[seat] |= {"S", QUEEN_KIND}
+        if card.suit == "H" or (card == QUEEN and options.queen_breaks_hearts):
+            self.broken = True
+
+    def kind(self, card: Card) -> str:
+        return QUEEN_KIND if card == QUEEN else self.category(card)
+
+    def refusals(self, seat: int) -> frozenset[str]:
+        voids = self.voids[seat]
+        return frozenset(voids) | self.shown[seat] | ({QUEEN_KIND} if "S" in voids else set())
 
     def _passing_done(self) -> bool:
         return self.direction != "hold" and self.giver is not None
