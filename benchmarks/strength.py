@@ -50,6 +50,15 @@ from cardcli.seats.base import Request, Seat
 from cardcli.seats.builtin import InProcessSeat, builtin_name
 
 CONFIGS = [(spec.name, n) for spec in registry.GAMES.values() for n in spec.player_counts]
+MOVE_TIME = 10.0
+"""Seconds a bot program has for a move (``--move-time``, set in every worker process): a
+judge such as ``benchmarks/judges/xinxin`` thinks for seconds at times, and a timeout would
+put a random player in its seat."""
+
+
+def _set_move_time(seconds: float) -> None:
+    global MOVE_TIME
+    MOVE_TIME = seconds
 
 
 class Timed(InProcessSeat):
@@ -90,7 +99,7 @@ def _points(game: str, players: int, seed: int, specs: Sequence[str],
     or a fault (a bot program that crashed, timed out or answered what was not offered)."""
     setup = registry.resolve(game, None, options, players, seed)
     seats = [_seat(spec, i, seed) for i, spec in enumerate(specs)]
-    result = play_match(setup, seats, Settings(max_deals=1))
+    result = play_match(setup, seats, Settings(max_deals=1, move_time=MOVE_TIME))
     points = result.record["deals"][-1]["points"]
     sign = -1 if setup.spec.lower_is_better else 1
     timed = [s if isinstance(s, Timed) else None for s in seats]
@@ -188,6 +197,8 @@ def main() -> None:
     parser.add_argument("--summary", action="store_true", help="only print the rows from --out's deals")
     parser.add_argument("--compare", metavar="SPEC", help="also print the player's figure minus that of SPEC "
                         "against the same field, deal by deal, over the deals of --out both played")
+    parser.add_argument("--move-time", type=float, default=MOVE_TIME,
+                        help="seconds a bot program has for each move (the referee's default: 10)")
     args = parser.parse_args()
     configs = [(g, int(n)) for g, n in (c.split(":") for c in args.only.split(",") if c)] or CONFIGS
     options = tuple(sorted(tuple(o.split("=", 1)) for o in args.option))  # type: ignore[misc]
@@ -195,7 +206,7 @@ def main() -> None:
     print(f"player {args.player} against field {args.field}, {args.deals} duplicate deals per row")
     print(f"{'game':9} {'seats':>5} {'deals':>6} {'diff':>7} {'95% CI':>17} {'player':>7} {'field':>7} "
           f"{'ms/dec':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'decs':>6} {'fails':>5} {'s':>6}")
-    with multiprocessing.Pool(args.jobs) as pool:
+    with multiprocessing.Pool(args.jobs, initializer=_set_move_time, initargs=(args.move_time,)) as pool:
         for game, players in configs:
             start = time.perf_counter()
             jobs = [(game, players, args.first_seed + k, args.player, args.field, options) for k in range(args.deals)]

@@ -142,10 +142,13 @@ public:
 			checkScores(w);
 		} else if (head == "go" && w.size() >= 4) {
 			std::vector<std::string> offered(w.begin() + 3, w.end());
+			if (offered.size() == 1) {  // the program would search a forced move, at times for seconds
+				say("move " + offered[0]);
+				return true;
+			}
 			std::clock_t start = std::clock();
 			std::string move = w[1] == "pass" ? choosePass(offered) : choosePlay(offered);
-			if (offered.size() > 1)
-				cpuMs.push_back(1000.0 * double(std::clock() - start) / CLOCKS_PER_SEC);
+			cpuMs.push_back(1000.0 * double(std::clock() - start) / CLOCKS_PER_SEC);
 			say("move " + move);
 		} else if (head == "quit") {
 			return false;
