@@ -288,10 +288,11 @@ private:
 				after[p].insert(rest.back());
 				rest.pop_back();
 			}
-		// Each player's pass: this seat's own, the one it received, and for the others any
-		// three cards their receiver holds.
+		// Once passed, each player's pass: this seat's own, the one it received, and for the
+		// others any three cards their receiver holds.
+		const bool passed = dir != 0 && !passedCards.empty();
 		std::vector<std::vector<card>> passes(kSeats);
-		if (dir != 0) {
+		if (passed) {
 			auto to = [&](int p) { return ((p + dir) % kSeats + kSeats) % kSeats; };
 			std::vector<std::vector<card>> received(kSeats);
 			received[0] = receivedCards;
@@ -306,7 +307,7 @@ private:
 		std::vector<std::vector<card>> before(kSeats);
 		for (int p = 0; p < kSeats; p++) {
 			std::set<card> h(after[p]);
-			if (dir != 0) {
+			if (passed) {
 				int from = ((p - dir) % kSeats + kSeats) % kSeats;
 				for (card c : passes[from])
 					h.erase(c);
@@ -314,7 +315,7 @@ private:
 			}
 			before[p].assign(h.begin(), h.end());
 		}
-		if (dir == 0 || passedCards.empty())
+		if (!passed)
 			before[0] = hand;
 
 		state->Reset();
@@ -323,7 +324,7 @@ private:
 		state->setPassDir(dir);
 		int leader = ((dealer - 1) % kSeats + kSeats) % kSeats;  // the dealer's right
 		state->setFirstPlayer(index(leader));
-		if (dir != 0 && !passedCards.empty())
+		if (passed)
 			for (int p = 0; p < kSeats; p++)
 				for (card c : passes[p])
 					apply(p, c);
