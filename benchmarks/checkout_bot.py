@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -45,7 +46,7 @@ def checkout(revision: str) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (target / "cardcli").is_dir():
             partial = cache / f"{commit}.partial"
-            subprocess.run(["rm", "-rf", str(partial)], check=True)
+            shutil.rmtree(partial, ignore_errors=True)
             partial.mkdir()
             archive = subprocess.Popen(["git", "-C", str(ROOT), "archive", commit, "cardcli"], stdout=subprocess.PIPE)
             subprocess.run(["tar", "-x", "-C", str(partial)], stdin=archive.stdout, check=True)
