@@ -22,7 +22,8 @@ recorded it; by the clock when none did) and how often its search could not fit 
 
 The player and the field are built-in players (``ismcts:cpu=100``) or a bot program's command
 line: an outside program to judge against (``benchmarks/judges/``), whose faults are counted as
-failures. ``-o`` sets game options for every match (Peppa's international Hearts, for one).
+failures. The player may also be ``oracle:ismcts:...``, the search told every hand (a bound,
+not a player: :data:`ORACLE`). ``-o`` sets game options for every match (Peppa's international Hearts, for one).
 
 With ``--compare SPEC``, a second line per row gives the player's figure minus that of SPEC
 (kept in the same ``--out`` file, against the same field), deal by deal: whether one version
@@ -47,7 +48,10 @@ from cardcli.games import registry
 from cardcli.referee import Settings, play_match
 from cardcli.seating import builtin, make_seat
 from cardcli.seats.base import Request, Seat
-from cardcli.seats.builtin import InProcessSeat, builtin_name
+from cardcli.cards import Card
+from cardcli.players.search.player import IsmctsPlayer, Settings as SearchSettings
+from cardcli.players.search.trick_view import TrickView
+from cardcli.seats.builtin import InProcessSeat, PlayerSeat, builtin_name
 
 CONFIGS = [(spec.name, n) for spec in registry.GAMES.values() for n in spec.player_counts]
 MOVE_TIME = 10.0
@@ -84,28 +88,61 @@ class Timed(InProcessSeat):
         return answer.move
 
 
-def _seat(spec: str, index: int, seed: int) -> Seat:
+ORACLE = "oracle:"
+"""``oracle:ismcts:...``: the search player told every hand of the deal, so that the only
+world it draws is the true one. A player that cheats, for benchmarks only: how far it scores
+above the honest search is the room a better search of the hidden cards could still win.
+Games without a pass only (Il Pigugnìn, Pepper): after Peppa's pass the dealt hands are no
+longer the hands held, and every world would fail its replay (counted as failures)."""
+
+
+class Oracle(IsmctsPlayer):
+    """:data:`ORACLE`: at each decision the other seats' unseen cards are placed where they
+    truly are, as the seat view places a card a rule revealed."""
+
+    def __init__(self, settings: SearchSettings, dealt: Sequence[Sequence[str]]) -> None:
+        super().__init__(settings)
+        self.dealt = [{Card.parse(c) for c in hand} for hand in dealt]
+
+    def choose(self, request: Request) -> str:
+        view = self.view
+        if isinstance(view, TrickView):
+            for s in range(view.n):
+                if s != view.seat:
+                    view.known[s] = self.dealt[s] - set(view.played[s])
+        return super().choose(request)
+
+
+def _seat(spec: str, index: int, seed: int, dealt: Sequence[Sequence[str]] = ()) -> Seat:
     """A built-in player, timed; or a bot program (an outside player to judge against, such
     as ``benchmarks/judges/``), whose time is its own and not measured here."""
+    if spec.startswith(ORACLE):
+        search = spec[len(ORACLE):]
+        if builtin_name(search) != "ismcts" or not dealt:
+            raise SystemExit(f"{spec}: an oracle is a search player (oracle:ismcts:...) told the deal")
+        return Timed(PlayerSeat(f"s{index}", Oracle(SearchSettings.parse(search.partition(":")[2]), dealt)))
     if builtin_name(spec) is not None:
         return Timed(builtin(spec, f"s{index}", f"{seed}/{index}"))
     return make_seat(spec, index, seed)
 
 
-def _points(game: str, players: int, seed: int, specs: Sequence[str],
-            options: dict[str, str]) -> tuple[list[int], list[tuple[list[float], list[float]]], int]:
+def _points(game: str, players: int, seed: int, specs: Sequence[str], options: dict[str, str],
+            dealt: Sequence[Sequence[str]] = ()) -> tuple[list[int], list[tuple[list[float], list[float]]], int,
+                                                          list[list[str]]]:
     """Each seat's points in a one-deal match (more is better), each built-in seat's decision
-    times, and how often something went wrong: a searching seat that failed to fit its view,
-    or a fault (a bot program that crashed, timed out or answered what was not offered)."""
+    times, how often something went wrong (a searching seat that failed to fit its view, or a
+    fault: a bot program that crashed, timed out or answered what was not offered), and the
+    hands dealt (what an oracle is told, ``dealt``)."""
     setup = registry.resolve(game, None, options, players, seed)
-    seats = [_seat(spec, i, seed) for i, spec in enumerate(specs)]
+    seats = [_seat(spec, i, seed, dealt) for i, spec in enumerate(specs)]
     result = play_match(setup, seats, Settings(max_deals=1, move_time=MOVE_TIME))
-    points = result.record["deals"][-1]["points"]
+    deal = result.record["deals"][-1]
     sign = -1 if setup.spec.lower_is_better else 1
     timed = [s if isinstance(s, Timed) else None for s in seats]
     failures = sum(getattr(getattr(s.inner, "player", None), "failures", 0) for s in timed if s is not None)
     failures += len(result.record["faults"])
-    return [sign * p for p in points], [(s.times, s.cpu) if s is not None else ([], []) for s in timed], failures
+    return ([sign * p for p in deal["points"]], [(s.times, s.cpu) if s is not None else ([], []) for s in timed],
+            failures, deal["hands"])
 
 
 def one_deal(job: tuple[str, int, int, str, str, tuple[tuple[str, str], ...]]) -> dict[str, object]:
@@ -115,12 +152,12 @@ def one_deal(job: tuple[str, int, int, str, str, tuple[tuple[str, str], ...]]) -
     clock and in processor time (which another load on the machine does not inflate)."""
     game, players, seed, player, field, option_pairs = job
     options = dict(option_pairs)
-    base, _, _ = _points(game, players, seed, [field] * players, options)
+    base, _, _, dealt = _points(game, players, seed, [field] * players, options)
     diffs, mine, times, cpu, failures = [], [], [], [], 0
     for seat in range(players):
         specs = [field] * players
         specs[seat] = player
-        points, seat_times, failed = _points(game, players, seed, specs, options)
+        points, seat_times, failed, _ = _points(game, players, seed, specs, options, dealt)
         diffs.append(points[seat] - base[seat])
         mine.append(points[seat])
         failures += failed
