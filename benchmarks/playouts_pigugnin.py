@@ -14,8 +14,8 @@ The contenders, with 4 and with 5 players:
 
 * ``compact random``: :func:`cardcli.plugins.pigugnin.playout.play_deal` from a state between
   deals, so each call deals a random deck and plays the 40 cards with uniformly random legal
-  cards, then charges the busche (``compact greedy``: TrickPolicy's penalty-game rule, one
-  card in ten at random, as the search plays it);
+  cards, then charges the busche (``compact greedy``: Il Pigugnìn's rule of thumb,
+  ``PigugninPolicy``'s, one card in ten at random, as the search plays it);
 * ``engine actions``: the full engine's integer actions (``legal_actions`` and
   ``apply_action``, no events), whole matches dealt as the referee deals them:
   ``engine_actions(None, "pigugnin", num_players=N)`` of ``benchmarks/playouts.py``.

@@ -31,7 +31,6 @@ from cardcli.games.card_bits import DECK, INDEX, TEXTS, indices, texts
 from cardcli.plugins.pigugnin import playout
 from cardcli.plugins.pigugnin.rules import PigugninMatch, PigugninOptions
 from cardcli.players.search.ismcts import deal_rewards
-from cardcli.players.search.playouts import TrickPolicy
 
 import playout_checks
 from playout_checks import searched_twice
@@ -217,19 +216,24 @@ def test_the_compact_numbering_ranks_cards_as_the_engine_does():
     assert playout.engine_mask(playout.compact_mask(hand)) == hand
 
 
-def test_the_greedy_choice_is_the_trick_policy_s():
-    """With no randomness left (epsilon 0), the loop's greedy card is the one TrickPolicy
-    picks on the engine (Il Pigugnìn's search rule), or one of the weakest cards it picks
-    among when it leads."""
+def test_the_greedy_choice_is_the_rule_policy_s():
+    """With no randomness left (epsilon 0), the loop's greedy card is the one the search's
+    move-by-move rule (PigugninPolicy) picks on the engine, or, where the rule takes the
+    weakest card (a lead, a throw of a seat with no trick yet), one as weak. The cases reach
+    every branch of the rule: seats with and without a trick, leading, following and void."""
     from cardcli.plugins.pigugnin.rules import CARD_ACTIONS, RANKING
+    from cardcli.plugins.pigugnin.search import PigugninPolicy
 
-    policy = TrickPolicy(CARD_ACTIONS.index_of, avoid=True, epsilon=0.0)
-    checked = 0
-    for seed in range(200):
+    policy = PigugninPolicy(CARD_ACTIONS.index_of, avoid=True, epsilon=0.0)
+    checked = {"lead": 0, "needy lead": 0, "follow": 0, "needy follow": 0, "void": 0, "needy void": 0}
+    for seed in range(600):
         rng = random.Random(seed)
         players, given = drawn_options(rng)
         match = new_match(players, given, seed)
-        advance(match, seed, rng.randrange(1, 60), rng)
+        if seed % 4 == 0:  # the first lead, the only one a seat with no trick makes
+            match.deal(playout_checks.shuffled(seed, 0, DECK40))
+        else:
+            advance(match, seed, rng.randrange(1, 60), rng)
         if match.phase != "play":
             continue
         trace: playout.Trace = []
@@ -238,14 +242,22 @@ def test_the_greedy_choice_is_the_trick_policy_s():
         legal = indices(step[3])
         if len(legal) == 1:
             continue
+        tricks = match.tricks
         expected = CARD_ACTIONS.index_of[policy.choose(match, random.Random(seed))]
-        if match.tricks.trick:
-            assert step[2] == expected, (seed, TEXTS[step[2]], TEXTS[expected])
+        power = RANKING.power
+        weakest = min(power[i] for i in legal)
+        tied = power[step[2]] == power[expected] == weakest
+        if not tricks.trick:
+            kind = "lead"
         else:
-            weakest = min(RANKING.power[i] for i in legal)
-            assert RANKING.power[step[2]] == weakest == RANKING.power[expected]
-        checked += 1
-    assert checked > 100
+            led = RANKING.suit_mask[tricks.trick[0][1]]
+            kind = "follow" if all(RANKING.suit_mask[i] == led for i in legal) else "void"
+        if not tricks.tricks_won[tricks.turn]:
+            kind = "needy " + kind
+        assert step[2] == expected or (tied and kind in ("lead", "needy lead", "needy void")), (
+            seed, kind, TEXTS[step[2]], TEXTS[expected])
+        checked[kind] += 1
+    assert all(count >= 10 for count in checked.values()), checked
 
 
 def test_the_search_finishes_its_pigugnin_playouts_in_the_loop_and_stays_deterministic():

@@ -22,6 +22,7 @@ The policy reads only the world it plays in, which the search drew from the seat
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Callable, Sequence, TypeVar
 
@@ -109,6 +110,18 @@ class TrickPolicy:
         actions = state.legal_actions()  # type: ignore[attr-defined]
         if len(actions) == 1 or state.phase != "play" or rng.random() < self.epsilon:  # type: ignore[attr-defined]
             return rng.choice(actions)
+        return self.rule(state, actions, rng)
+
+    def exact(self) -> "TrickPolicy":
+        """The same rule without its random moves: what a model of the other seats reads
+        (:class:`~.weighing.RuleModel`). A subclass with rules of its own keeps them."""
+        twin = copy.copy(self)
+        twin.epsilon = 0.0
+        return twin
+
+    def rule(self, state: MatchState, actions: Sequence[int], rng: random.Random) -> int:
+        """The rule's action among ``actions``, more than one, in the trick play: what a game
+        with more knowledge of its own overrides."""
         tricks = state.tricks  # type: ignore[attr-defined]
         ranking = tricks.ranking
         power, suit = ranking.power, ranking.suit_mask

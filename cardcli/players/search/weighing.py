@@ -89,7 +89,7 @@ class RuleModel:
     before it in that order."""
 
     def __init__(self, policy: TrickPolicy, miss: float) -> None:
-        self.rule = TrickPolicy(policy.card_index, policy.avoid, policy.partners, epsilon=0.0)
+        self.rule = policy.exact()
         self.miss = miss
         """The weight a world keeps per play the rule would not have made."""
 

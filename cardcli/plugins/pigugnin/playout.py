@@ -13,13 +13,16 @@ the engine's order (clubs, diamonds, hearts, spades) and ``rank`` the card's *tr
 one shift and ``& 0x3FF``, a random card of a suit is one look-up in a table of the 1,024 suit
 blocks, and the best card of a trick is the highest number among the led suit's.
 
-**Policies.** ``random``: uniformly random legal cards. ``greedy``: the penalty games' rule of
-thumb that :class:`~cardcli.players.search.playouts.TrickPolicy` plays move by move (``avoid``,
-Il Pigugnìn's search rule): lead the weakest card (a random one of a tie across suits); follow
-with the strongest card that still loses the trick, else the strongest; when void, throw the
-card carrying the most card points, then the strongest (an ace, else the strongest card, the
-first suit of a tie); with probability ``epsilon`` a random legal card instead. The same rule,
-so a search gets the same playouts either way, only faster.
+**Policies.** ``random``: uniformly random legal cards. ``greedy``: Il Pigugnìn's rule of thumb
+(:class:`~cardcli.plugins.pigugnin.search.PigugninPolicy` plays it move by move): the penalty
+games' rule of :class:`~cardcli.players.search.playouts.TrickPolicy` (lead the weakest card, a
+random one of a tie across suits; follow with the strongest card that still loses the trick,
+else the strongest; when void, throw the card carrying the most card points, then the
+strongest: an ace, else the strongest card, the first suit of a tie), with the two things the
+game's heuristic adds to it (:mod:`.heuristic`): the J♠ is thrown first when void, and a seat
+that has no trick yet plays for one (:func:`lead_for_a_trick`, :func:`follow_for_a_trick`;
+void, it throws its weakest card). With probability ``epsilon`` a random legal card instead.
+The same rule, so a search gets the same playouts either way, only faster.
 
 The rules are the engine's (:mod:`.rules`), not a second opinion on them: the card points, the
 busche table, the no-trick table and the trick rank are read from it, every option of
@@ -56,6 +59,7 @@ from .rules import (
     threshold_busche,
 )
 from ...games.tricks import step
+from .heuristic import CHEAP_TRICK, LATE_TRICKS, PIGUGNIN_COST
 
 PHASE_DEAL, PHASE_PLAY, PHASE_OVER = 0, 2, 3
 """The compact state's phases: a deal is due, the trick play, the match is over."""
@@ -77,11 +81,12 @@ ENGINE_INDEX: tuple[int, ...] = tuple(
     for card in sorted((c for c in DECK if c.suit == suit and c.rank in POWER), key=lambda c: POWER[c.rank])
 )
 """The engine's card index (:data:`~cardcli.games.card_bits.DECK`) of each compact card."""
-_COMPACT_OF = {engine: c for c, engine in enumerate(ENGINE_INDEX)}
+COMPACT_OF = {engine: c for c, engine in enumerate(ENGINE_INDEX)}
+"""The compact card of each engine card index: the inverse of :data:`ENGINE_INDEX`."""
 
-PIG = _COMPACT_OF[INDEX[PIGUGNIN]]
+PIG = COMPACT_OF[INDEX[PIGUGNIN]]
 PIG_BIT = 1 << PIG
-SEVEN_BIT = 1 << _COMPACT_OF[INDEX[SETTEBELLO]]
+SEVEN_BIT = 1 << COMPACT_OF[INDEX[SETTEBELLO]]
 
 RANK_POINTS: tuple[int, ...] = tuple(CARD_POINTS[ENGINE_INDEX[r]] for r in range(10))
 """The card points of each trick rank (the same in every suit, as the engine's table says)."""
@@ -247,8 +252,8 @@ def _build_block_table() -> tuple[tuple[int, ...], ...]:
         for block in range(1 << 13):
             mask = 0
             for r in range(13):
-                if block >> r & 1 and shift + r in _COMPACT_OF:
-                    mask |= 1 << _COMPACT_OF[shift + r]
+                if block >> r & 1 and shift + r in COMPACT_OF:
+                    mask |= 1 << COMPACT_OF[shift + r]
             table.append(mask)
         tables.append(tuple(table))
     return tuple(tables)
@@ -292,7 +297,7 @@ def compact(match: PigugninMatch) -> CompactState:
                          for m in hands]),
             taken=tuple([c[m & 0x1FFF] | d[m >> 13 & 0x1FFF] | h[m >> 26 & 0x1FFF] | s[m >> 39 & 0x1FFF]
                          for m in tricks.taken]),
-            tricks_won=tuple(tricks.tricks_won), trick=tuple([_COMPACT_OF[card] for _, card in tricks.trick]),
+            tricks_won=tuple(tricks.tricks_won), trick=tuple([COMPACT_OF[card] for _, card in tricks.trick]),
             turn=tricks.turn, number=tricks.number, dealer=match.dealer, deals=match.deal_number, totals=totals,
             out=out,
         )
@@ -347,6 +352,76 @@ def _greedy_flag(policy: str) -> bool:
     return policy == GREEDY
 
 
+_AFFORDABLE: tuple[int, ...] = tuple(
+    sum(1 << r for r in range(10) if RANK_POINTS[r] <= budget) for budget in range(CHEAP_TRICK + 1)
+)
+"""For each budget of points from 0 to :data:`CHEAP_TRICK`, the ranks (a 10-bit block) whose
+card points fit in it."""
+_BY_POINTS: tuple[int, ...] = tuple(
+    sum(1 << r for r in range(10) if RANK_POINTS[r] == points) for points in sorted(set(RANK_POINTS))
+)
+"""The ranks (10-bit blocks) of each value in card points, the cheapest first."""
+
+
+def lead_for_a_trick(legal: int, others: int, left: int) -> int:
+    """The greedy lead of a seat that has no trick yet, or -1 for the usual weakest card:
+    the cheapest card (fewest points, then weakest) that no card in ``others`` (the other
+    hands) can beat, the J♠ aside; with ``left`` tricks or fewer to play, :data:`LATE_TRICKS`,
+    the strongest card, another before the J♠."""
+    found, key = -1, (99, 99)
+    mine = legal & ~PIG_BIT
+    for shift in (0, 10, 20, 30):
+        block = mine >> shift & BLOCK
+        if block:
+            top = block.bit_length() - 1
+            if top >= (others >> shift & BLOCK).bit_length() and (RANK_POINTS[top], top) < key:
+                found, key = shift + top, (RANK_POINTS[top], top)
+    if found >= 0 or left > LATE_TRICKS:
+        return found
+    ranks = (legal | legal >> 10 | legal >> 20 | legal >> 30) & BLOCK
+    tied = legal & (1 << ranks.bit_length() - 1) * SPREAD
+    if tied & ~PIG_BIT:
+        tied &= ~PIG_BIT
+    return (tied & -tied).bit_length() - 1
+
+
+def points_of(mask: int) -> int:
+    """The card points of the cards of ``mask``."""
+    pb = _BLOCK_POINTS
+    return pb[mask & 0x3FF] + pb[mask >> 10 & 0x3FF] + pb[mask >> 20 & 0x3FF] + pb[mask >> 30]
+
+
+def follow_for_a_trick(follow: int, shift: int, best: int, trick_mask: int, last_trick: bool, late: bool,
+                       last_seat: bool) -> int:
+    """The greedy card of a seat with no trick yet that holds the led suit (``follow``, its
+    cards of the suit as a 10-bit block; ``shift``, the suit's first card; ``best``, the card
+    winning the trick so far; ``trick_mask``, the trick's cards). It wins when it can: in the
+    last :data:`LATE_TRICKS` tricks with its strongest card whatever the cost; earlier only if
+    the trick, its card, the last trick's points and the J♠'s busca (counted as
+    :data:`PIGUGNIN_COST` points) come to :data:`CHEAP_TRICK` or less, with the strongest such
+    card, or the cheapest when it plays last. Otherwise it plays the J♠ under a stronger spade,
+    else its weakest card, keeping the strong ones for a trick later."""
+    above = follow >> (best - shift + 1) << (best - shift + 1)
+    if shift == 30:
+        above &= ~(PIG_BIT >> 30)
+    if above:
+        if late:
+            return shift + above.bit_length() - 1
+        budget = CHEAP_TRICK - points_of(trick_mask) - (LAST_TRICK if last_trick else 0) - (
+            PIGUGNIN_COST if trick_mask & PIG_BIT else 0)
+        cheap = above & _AFFORDABLE[budget] if budget >= 0 else 0
+        if cheap:
+            if last_seat:
+                for level in _BY_POINTS:
+                    if cheap & level:
+                        cheap &= level
+                        return shift + (cheap & -cheap).bit_length() - 1
+            return shift + cheap.bit_length() - 1
+    if shift == 30 and follow & (PIG_BIT >> 30) and PIG < best:
+        return PIG
+    return shift + (follow & -follow).bit_length() - 1
+
+
 def _nth(mask: int, j: int) -> int:
     """The ``j``-th card (from 0, in compact order) of ``mask``."""
     shift = 0
@@ -358,7 +433,7 @@ def _nth(mask: int, j: int) -> int:
         shift += 10
 
 
-def _weakest(mask: int, rand: Callable[[], float]) -> int:
+def weakest(mask: int, rand: Callable[[], float]) -> int:
     """The weakest card of ``mask``, a random one of a tie across suits."""
     ranks = (mask | mask >> 10 | mask >> 20 | mask >> 30) & BLOCK
     tied = mask & (ranks & -ranks) * SPREAD
@@ -367,7 +442,7 @@ def _weakest(mask: int, rand: Callable[[], float]) -> int:
     return tied.bit_length() - 1
 
 
-def _discard(mask: int) -> int:
+def discard(mask: int) -> int:
     """The card carrying the most points, then the strongest, the first suit of a tie: an ace,
     else the strongest card (see :func:`_discard_order`)."""
     ranks = (mask | mask >> 10 | mask >> 20 | mask >> 30) & BLOCK
@@ -533,7 +608,14 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
                 if count == 1:
                     card = legal.bit_length() - 1
                 elif greedy and rand() >= epsilon:
-                    card = _weakest(legal, rand)
+                    card = -1
+                    if not won[turn]:
+                        others = 0
+                        for other in hands:
+                            others |= other
+                        card = lead_for_a_trick(legal, others ^ hand, size - number)
+                    if card < 0:
+                        card = weakest(legal, rand)
                 else:  # nth(legal, j), unrolled: a lead is a quarter of the moves or more
                     j = int(rand() * count)
                     ranks = ranks_of[legal & 0x3FF]
@@ -568,8 +650,12 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
                     if count == 1:
                         card = shift + ranks[0]
                     elif greedy and rand() >= epsilon:
-                        below = follow & ((1 << (best - shift)) - 1)
-                        card = shift + (below or follow).bit_length() - 1
+                        if not won[seat]:
+                            card = follow_for_a_trick(follow, shift, best, trick_mask, number == size - 1,
+                                                      size - number <= LATE_TRICKS, k == n - 1)
+                        else:
+                            below = follow & ((1 << (best - shift)) - 1)
+                            card = shift + (below or follow).bit_length() - 1
                     else:
                         card = shift + ranks[int(rand() * count)]
                     if card > best:
@@ -577,7 +663,7 @@ def _run(state: CompactState, rng: random.Random, greedy: bool, epsilon: float, 
                 else:
                     legal = hand & ~PIG_BIT or hand if barred else hand
                     if greedy and rand() >= epsilon:
-                        card = _discard(legal)
+                        card = PIG if legal & PIG_BIT else discard(legal) if won[seat] else weakest(legal, rand)
                     else:
                         count = legal.bit_count()
                         card = legal.bit_length() - 1 if count == 1 else nth(legal, int(rand() * count))
