@@ -26,8 +26,10 @@ failures. The player may also be ``oracle:ismcts:...``, the search told every ha
 not a player: :data:`ORACLE`). ``-o`` sets game options for every match (Peppa's international Hearts, for one).
 
 With ``--compare SPEC``, a second line per row gives the player's figure minus that of SPEC
-(kept in the same ``--out`` file, against the same field), deal by deal: whether one version
-of a player beats another is better told on the same deals than from two separate intervals.
+(kept in the same ``--out`` file, or in ``--compare-from FILE``, against the same field), deal
+by deal: whether one version of a player beats another is better told on the same deals than
+from two separate intervals. A player measured before a change of behaviour keeps its rows in
+the file of that time, under the same spec, and ``--compare-from`` pairs the two.
 """
 
 from __future__ import annotations
@@ -234,6 +236,9 @@ def main() -> None:
     parser.add_argument("--summary", action="store_true", help="only print the rows from --out's deals")
     parser.add_argument("--compare", metavar="SPEC", help="also print the player's figure minus that of SPEC "
                         "against the same field, deal by deal, over the deals of --out both played")
+    parser.add_argument("--compare-from", type=Path, metavar="FILE", help="take --compare's deals from this "
+                        "JSON-lines file rather than from --out: a player measured before a change, in the file "
+                        "of that time")
     parser.add_argument("--move-time", type=float, default=MOVE_TIME,
                         help="seconds a bot program has for each move (the referee's default: 10)")
     args = parser.parse_args()
@@ -257,7 +262,8 @@ def main() -> None:
             if rows:
                 print(_summary(game, players, rows, time.perf_counter() - start), flush=True)
                 if args.compare:
-                    other = [r for key, r in done.items() if key[:2] == (game, players)
+                    pool_of = _load(args.compare_from) if args.compare_from is not None else done
+                    other = [r for key, r in pool_of.items() if key[:2] == (game, players)
                              and key[3:] == (args.compare, args.field, options)]
                     print(_compared(rows, other, args.compare), flush=True)
 
