@@ -46,6 +46,7 @@ MODULES: dict[str, frozenset[str]] = {name: frozenset(marks.split()) for name, m
     "test_referee": "unit fast",
     "test_search_time": "unit fast",
     "test_seat_state": "unit fast",
+    "test_strength_oracle": "unit fast",
     "test_viewer_style": "unit",
     # real subprocesses: bots, the command line, node
     "test_briscola_plugin": "process",
