@@ -23,7 +23,8 @@ recorded it; by the clock when none did) and how often its search could not fit 
 The player and the field are built-in players (``ismcts:cpu=100``) or a bot program's command
 line: an outside program to judge against (``benchmarks/judges/``), whose faults are counted as
 failures. The player may also be ``oracle:ismcts:...``, the search told every hand (a bound,
-not a player: :data:`ORACLE`). ``-o`` sets game options for every match (Peppa's international Hearts, for one).
+not a player: :data:`ORACLE`). ``-o`` sets game options for every match (Peppa's
+international Hearts, for one).
 
 With ``--compare SPEC``, a second line per row gives the player's figure minus that of SPEC
 (kept in the same ``--out`` file, or in ``--compare-from FILE``, against the same field), deal
