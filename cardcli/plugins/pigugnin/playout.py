@@ -482,8 +482,7 @@ def _busche(rules: CompactRules, taken: list[int], won: list[int], last: int) ->
         each = NO_TRICK_BUSCHE.get(trickless, trickless + 1)
         busche = [0 if w else each for w in won]
     else:
-        pb = _BLOCK_POINTS
-        points = [pb[t & 0x3FF] + pb[t >> 10 & 0x3FF] + pb[t >> 20 & 0x3FF] + pb[t >> 30] for t in taken]
+        points = [points_of(t) for t in taken]
         points[last] += LAST_TRICK
         busche = [THRESHOLD[p] for p in points]
         top = max(points)

@@ -51,7 +51,7 @@ class PigugninPolicy(TrickPolicy):
         index = self.card_index
         assert index is not None
         action_of = {COMPACT_OF[index[a]]: a for a in actions}
-        legal = compact_mask(sum(1 << index[a] for a in actions))
+        legal = sum(1 << card for card in action_of)
         needy = not tricks.tricks_won[seat]
         left = tricks.total - tricks.number
         card = -1
